@@ -1,0 +1,45 @@
+// attention.permutation_equivariance (CLAIMS.md, core laws; chapter opening
+// and problem 5): with no positional encoding, attention(P X) = P attention(X).
+#include "../check.h"
+
+namespace {
+
+using namespace pv;
+
+template <class T>
+void check_type(const matrix<double>& X0, const projections<double>& W0, const permutation& perm) {
+  auto X = convert_matrix<T>(X0);
+  projections<T> W{convert_matrix<T>(W0.wq), convert_matrix<T>(W0.wk), convert_matrix<T>(W0.wv)};
+  auto A = self_attention(X, W);
+  auto PX = permute_rows(X, perm);
+  auto A_of_PX = self_attention(PX, W);
+  auto P_A = permute_rows(A, perm);
+  // The exps of a (query, key) pair are bitwise the same in both runs; only
+  // the order of the sums over keys differs, so the reorder bound applies.
+  auto Xq = project(PX, W.wq), Xk = project(PX, W.wk), Xv = project(PX, W.wv);
+  auto B = attention_reorder_bound(Xq, Xk, Xv);
+  prop::expect_within<T>("attention(P X) vs P attention(X)", A_of_PX, P_A, B);
+}
+
+}  // namespace
+
+PV_PROPERTY("attention.permutation_equivariance",
+            "attention(P X) = P attention(X) for every permutation P, with no positional encoding",
+            "high precision: within the reorder bound at the reference's unit roundoff; float32 "
+            "and float64: within 2 (gamma_n + gamma_{n-1} + 2u) sum_j p_j |v_jc| per entry "
+            "(recursive summation over the n keys, Higham 4.4), since only the order of the sums "
+            "over keys changes",
+            [] {
+              auto X0 = *pv::gen::tokens();
+              projections<double> W;
+              if (*rc::gen::arbitrary<bool>()) {
+                auto d = X0.cols;
+                auto gw = pv::gen::tokens({d, d, d, d, false, false});
+                W = {*gw, *gw, *gw};
+              }
+              auto perm = *pv::gen::permutation_of(X0.rows);
+              RC_TAG(X0.rows == 6 && perm == pv::chapter_six_cell_order() ? "chapter order" : "other");
+              check_type<hp>(X0, W, perm);
+              check_type<double>(X0, W, perm);
+              check_type<float>(X0, W, perm);
+            });

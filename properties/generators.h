@@ -1,0 +1,171 @@
+// Domain generators (RapidCheck): token matrices, permutations, positions,
+// shifts, speeds, FLUX grids. Numbers are float-representable doubles, so one
+// input is exact in float, double and the reference alike. RapidCheck's own
+// real generator has no subnormals and no control of magnitude; these mix
+// magnitudes and edge cases on purpose. All sizes stay within 100.
+#pragma once
+
+#include "../src/posverify/posverify.h"
+
+#include <rapidcheck.h>
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace pv {
+
+/// Lossless printing of generated matrices in counterexamples.
+inline void showValue(const matrix<double>& m, std::ostream& os) { os << to_string(m); }
+
+}  // namespace pv
+
+namespace pv::gen {
+
+/// A float-representable double in [lo, hi] on a grid of 2^20 steps, with
+/// the endpoints and zero (when inside) as edge cases.
+inline rc::Gen<double> real(double lo, double hi) {
+  return rc::gen::exec([lo, hi] {
+    int pick = *rc::gen::inRange(0, 20);
+    double x;
+    if (pick == 0) x = lo;
+    else if (pick == 1) x = hi;
+    else if (pick == 2 && lo <= 0 && hi >= 0) x = 0;
+    else {
+      std::int64_t k = *rc::gen::inRange<std::int64_t>(0, (1 << 20) + 1);
+      x = lo + (hi - lo) * (static_cast<double>(k) / (1 << 20));
+    }
+    return static_cast<double>(static_cast<float>(x));
+  });
+}
+
+/// Entry magnitude classes for token matrices.
+enum class magnitude { small, unit, large, mixed };
+
+inline double magnitude_bound(magnitude m) {
+  switch (m) {
+    case magnitude::small: return 1.0 / 64;
+    case magnitude::unit: return 1.0;
+    case magnitude::large: return 8.0;
+    case magnitude::mixed: return 4.0;
+  }
+  return 1;
+}
+
+/// An n x d token matrix (n in [n_lo, n_hi], d in [d_lo, d_hi], d even when
+/// `even_d`), entries in [-b, b] for a magnitude class drawn from all four,
+/// rows pairwise distinct. With `near_ties`, one row may copy another with one
+/// entry nudged by one float ulp.
+struct token_options {
+  std::size_t n_lo = 2, n_hi = 8, d_lo = 2, d_hi = 8;
+  bool even_d = false;
+  bool near_ties = true;
+};
+
+inline rc::Gen<matrix<double>> tokens(token_options o = {}) {
+  return rc::gen::exec([o] {
+    std::size_t n = *rc::gen::inRange(o.n_lo, o.n_hi + 1);
+    std::size_t d = *rc::gen::inRange(o.d_lo, o.d_hi + 1);
+    if (o.even_d && d % 2) d += 1;
+    auto mag = *rc::gen::element(magnitude::small, magnitude::unit, magnitude::large,
+                                 magnitude::mixed);
+    double b = magnitude_bound(mag);
+    matrix<double> X(n, d);
+    for (auto& v : X.a) v = *real(-b, b);
+    if (o.near_ties && n >= 2 && *rc::gen::inRange(0, 4) == 0) {
+      std::size_t i = *rc::gen::inRange<std::size_t>(0, n), j = (i + 1) % n;
+      for (std::size_t c = 0; c < d; ++c) X(j, c) = X(i, c);
+      float f = static_cast<float>(X(j, 0));
+      X(j, 0) = static_cast<double>(std::nextafter(f, static_cast<float>(2 * b + 1)));
+    }
+    // distinct rows: nudge duplicates (rare after the draw above)
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = 0; j < i; ++j) {
+        bool same = true;
+        for (std::size_t c = 0; c < d && same; ++c) same = X(i, c) == X(j, c);
+        if (same) X(i, 0) = static_cast<double>(std::nextafter(static_cast<float>(X(i, 0)), 1e9f));
+      }
+    return X;
+  });
+}
+
+/// A uniform permutation of n elements (Fisher-Yates driven by generated
+/// indices, so it shrinks towards the identity).
+inline rc::Gen<permutation> uniform_permutation(std::size_t n) {
+  return rc::gen::exec([n] {
+    permutation p(n);
+    for (std::size_t i = 0; i < n; ++i) p[i] = i;
+    for (std::size_t i = n; i > 1; --i) {
+      std::size_t j = *rc::gen::inRange<std::size_t>(0, i);
+      std::swap(p[i - 1], p[j]);
+    }
+    return p;
+  });
+}
+
+/// A permutation of n: uniform, the chapter's [5, 2, 4, 0, 1, 3] when n = 6,
+/// or the reversal.
+inline rc::Gen<permutation> permutation_of(std::size_t n) {
+  return rc::gen::exec([n] {
+    int pick = *rc::gen::inRange(0, 8);
+    if (pick == 0 && n == 6) return chapter_six_cell_order();
+    if (pick == 1) {
+      permutation p(n);
+      for (std::size_t i = 0; i < n; ++i) p[i] = n - 1 - i;
+      return p;
+    }
+    return *uniform_permutation(n);
+  });
+}
+
+/// An integer position: small (|p| < 64) or large (up to 2^20), as a double.
+inline rc::Gen<double> position(std::int64_t max = 1 << 20) {
+  return rc::gen::exec([max] {
+    int pick = *rc::gen::inRange(0, 4);
+    std::int64_t lim = pick == 0 ? max : std::min<std::int64_t>(64, max);
+    return static_cast<double>(*rc::gen::inRange<std::int64_t>(0, lim + 1));
+  });
+}
+
+/// A shift (may be negative), small or up to 2^20 in size.
+inline rc::Gen<double> shift(std::int64_t max = 1 << 20) {
+  return rc::gen::exec([max] {
+    double p = *position(max);
+    return *rc::gen::arbitrary<bool>() ? -p : p;
+  });
+}
+
+/// A RoPE/sinusoid base: the usual 10000, llama-3's 500000, or 10^[1, 6].
+inline rc::Gen<double> base() {
+  return rc::gen::exec([] {
+    int pick = *rc::gen::inRange(0, 4);
+    if (pick == 0) return 10000.0;
+    if (pick == 1) return 500000.0;
+    return static_cast<double>(static_cast<float>(std::pow(10.0, *real(1.0, 6.0))));
+  });
+}
+
+/// A list of k speeds in (0, 1] radians per position.
+inline rc::Gen<std::vector<double>> speeds(std::size_t k_lo = 1, std::size_t k_hi = 8) {
+  return rc::gen::exec([k_lo, k_hi] {
+    std::size_t k = *rc::gen::inRange(k_lo, k_hi + 1);
+    std::vector<double> w(k);
+    for (auto& v : w) v = *real(1.0 / 1024, 1.0);
+    return w;
+  });
+}
+
+/// A FLUX grid shape H x W, not only square (1 .. 8 each).
+struct grid {
+  std::size_t h, w;
+};
+inline void showValue(const grid& g, std::ostream& os) { os << g.h << " x " << g.w; }
+inline rc::Gen<grid> flux_grid(std::size_t max_side = 8) {
+  return rc::gen::exec([max_side] {
+    return grid{*rc::gen::inRange<std::size_t>(1, max_side + 1),
+                *rc::gen::inRange<std::size_t>(1, max_side + 1)};
+  });
+}
+
+}  // namespace pv::gen

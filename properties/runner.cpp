@@ -1,0 +1,125 @@
+#include "runner.h"
+
+#include <rapidcheck/detail/Results.hpp>
+
+#include <cstdio>
+#include <iterator>
+#include <sstream>
+#include <stdexcept>
+
+namespace pv::prop {
+
+std::vector<property_def>& registry() {
+  static std::vector<property_def> r;
+  return r;
+}
+
+const property_def* find_property(const std::string& id) {
+  for (const auto& p : registry())
+    if (p.id == id) return &p;
+  return nullptr;
+}
+
+std::uint64_t property_seed(std::uint64_t seed, const std::string& id) {
+  std::uint64_t h = 1469598103934665603ull;  // FNV-1a of the id, mixed with the seed
+  for (unsigned char c : id) h = (h ^ c) * 1099511628211ull;
+  std::uint64_t z = seed + h + 0x9E3779B97F4A7C15ull;  // splitmix64 finaliser
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+namespace {
+
+class quiet_listener : public rc::detail::TestListener {
+ public:
+  void onTestCaseFinished(const rc::detail::CaseDescription&) override {}
+  void onShrinkTried(const rc::detail::CaseDescription&, bool) override {}
+  void onTestFinished(const rc::detail::TestMetadata&, const rc::detail::TestResult&) override {}
+};
+
+std::string to_hex(const std::vector<std::uint8_t>& bytes) {
+  static const char* digits = "0123456789abcdef";
+  std::string s;
+  for (auto b : bytes) {
+    s += digits[b >> 4];
+    s += digits[b & 15];
+  }
+  return s;
+}
+
+std::vector<std::uint8_t> from_hex(const std::string& s) {
+  if (s.size() % 2) throw std::invalid_argument("reproduce string has odd length");
+  std::vector<std::uint8_t> out;
+  for (std::size_t i = 0; i < s.size(); i += 2) {
+    auto nib = [&](char c) -> int {
+      if (c >= '0' && c <= '9') return c - '0';
+      if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+      throw std::invalid_argument(std::string("reproduce string has non-hex character '") + c + "'");
+    };
+    out.push_back(static_cast<std::uint8_t>(nib(s[i]) * 16 + nib(s[i + 1])));
+  }
+  return out;
+}
+
+}  // namespace
+
+void fail(const std::string& message) { RC_FAIL(message); }
+
+property_result run_property(const property_def& p, const run_options& o) {
+  property_result r;
+  r.id = p.id;
+  r.law = p.law;
+  r.tolerance = p.tolerance;
+  const std::uint64_t seed = property_seed(o.seed, p.id);
+  r.seed = std::to_string(seed);
+
+  rc::detail::TestParams params;
+  params.seed = seed;
+  params.maxSuccess = o.cases;
+  params.maxSize = o.max_size > 100 ? 100 : o.max_size;
+  params.maxDiscardRatio = 10;
+  rc::detail::TestMetadata meta;
+  meta.id = p.id;
+  meta.description = p.law;
+  // An explicit reproduce map: a leaked RC_PARAMS=reproduce=... cannot
+  // replace the run with one old case.
+  std::unordered_map<std::string, rc::detail::Reproduce> repro;
+  if (!o.reproduce.empty()) {
+    auto bytes = from_hex(o.reproduce);
+    rc::detail::Reproduce rep;
+    rc::detail::deserialize(bytes.begin(), bytes.end(), rep);
+    repro[p.id] = rep;
+  }
+  quiet_listener listener;
+  auto result = rc::detail::checkProperty(p.make(), meta, params, listener, repro);
+
+  if (result.is<rc::detail::SuccessResult>()) {
+    r.verdict = "passed";
+    r.cases = result.get<rc::detail::SuccessResult>().numSuccess;
+  } else if (result.is<rc::detail::FailureResult>()) {
+    const auto& f = result.get<rc::detail::FailureResult>();
+    r.verdict = "failed";
+    r.cases = f.numSuccess;
+    std::ostringstream ce;
+    for (const auto& kv : f.counterExample) ce << kv.first << " = " << kv.second << "\n";
+    ce << f.description;
+    r.counterexample = ce.str();
+    std::vector<std::uint8_t> bytes;
+    rc::detail::serialize(f.reproduce, std::back_inserter(bytes));
+    r.replay = o.program + " replay " + p.id + " " + to_hex(bytes);
+    r.extra.set("rerun", json::string(o.program + " verify --property " + p.id + " --seed " +
+                                      std::to_string(o.seed) + " --cases " + std::to_string(o.cases)));
+  } else if (result.is<rc::detail::GaveUpResult>()) {
+    const auto& g = result.get<rc::detail::GaveUpResult>();
+    r.verdict = "gave-up";
+    r.cases = g.numSuccess;
+    r.counterexample = g.description;
+  } else {
+    r.verdict = "error";
+    r.counterexample = result.get<rc::detail::Error>().description;
+  }
+  return r;
+}
+
+}  // namespace pv::prop

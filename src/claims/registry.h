@@ -1,0 +1,57 @@
+// The claims of the chapter (../shared/CLAIMS.md), each computed by a
+// function registered under its id. The report lists them in catalogue order.
+#pragma once
+
+#include "posverify/report.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace pv::claims {
+
+/// What a claim may consult: the run's seed and the property results (a
+/// claim such as p5.why is backed by a property).
+struct context {
+  std::uint64_t seed = 1;
+  const std::vector<property_result>* properties = nullptr;
+  const property_result* property(const std::string& id) const;
+};
+
+struct claim_def {
+  std::string id;
+  std::function<claim_result(const context&)> compute;
+};
+
+std::vector<claim_def>& registry();
+
+/// Every id of CLAIMS.md, in the catalogue's order, with its section.
+struct catalogue_entry {
+  const char* id;
+  const char* section;
+};
+const std::vector<catalogue_entry>& catalogue();
+std::string section_of(const std::string& id);
+
+struct registrar {
+  registrar(std::string id, std::function<claim_result(const context&)> f) {
+    registry().push_back({std::move(id), std::move(f)});
+  }
+};
+
+#define PV_CLAIM_CAT2(a, b) a##b
+#define PV_CLAIM_CAT(a, b) PV_CLAIM_CAT2(a, b)
+/// PV_CLAIM("id", [](const pv::claims::context& ctx) { ... return result; });
+#define PV_CLAIM(id, ...) \
+  static const ::pv::claims::registrar PV_CLAIM_CAT(pv_claim_, __LINE__){id, __VA_ARGS__}
+
+/// Runs every catalogued claim in catalogue order. A catalogued id with no
+/// registered function is reported as `fails` with the qualification
+/// "not implemented", so a gap cannot hide.
+std::vector<claim_result> run_all(const context& ctx);
+
+/// A fresh result for `id` with its section filled in.
+claim_result make(const std::string& id, const std::string& checked);
+
+}  // namespace pv::claims

@@ -1,0 +1,178 @@
+// posverify: verify the chapter's claims and the laws of attention and
+// positional encodings; write the reports.
+#include "claims/registry.h"
+#include "posverify/report.h"
+#include "posverify/scalar.h"
+#include "properties/runner.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <stdexcept>
+#include <string>
+#include <sys/stat.h>
+#include <vector>
+
+namespace {
+
+const char* usage_text =
+    "usage: posverify <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  verify               check every claim of the chapter and every property,\n"
+    "                       write claims.md and claims.json\n"
+    "  replay ID HEX        rerun exactly one failing case of property ID\n"
+    "  list                 list the claim and property ids\n"
+    "\n"
+    "options of verify:\n"
+    "  --out DIR            where the reports go (default reports/)\n"
+    "  --cases N            random cases per property (default 1000)\n"
+    "  --seed S             seed of the run (default 1); the same seed gives the\n"
+    "                       same claims.json byte for byte\n"
+    "  --property ID        run one property only, print its result, write nothing\n"
+    "  --precision-bits B   reference precision in bits (default 256, min 64)\n"
+    "  --help               this text\n"
+    "\n"
+    "exit codes: 0 every claim holds and every property passes; 1 something\n"
+    "fails; 2 bad usage or input.\n";
+
+struct usage_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+std::uint64_t parse_u64(const std::string& flag, const std::string& v, std::uint64_t lo,
+                        std::uint64_t hi) {
+  if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos)
+    throw usage_error(flag + ": expected a whole number, got '" + v + "'");
+  errno = 0;
+  unsigned long long x = std::strtoull(v.c_str(), nullptr, 10);
+  if (errno == ERANGE || x < lo || x > hi)
+    throw usage_error(flag + ": " + v + " is out of range [" + std::to_string(lo) + ", " +
+                      std::to_string(hi) + "]");
+  return x;
+}
+
+void print_property(const pv::property_result& r, std::ostream& os) {
+  os << (r.verdict == "passed" ? "  ok    " : "  FAIL  ") << r.id << "  (" << r.cases
+     << " cases, seed " << r.seed << ")\n";
+  if (r.verdict != "passed") {
+    if (r.counterexample) os << "        counterexample:\n" << *r.counterexample << "\n";
+    if (r.replay) os << "        replay: " << *r.replay << "\n";
+    if (auto* rr = r.extra.find("rerun")) os << "        rerun:  " << rr->as_string() << "\n";
+  }
+}
+
+int cmd_verify(const std::vector<std::string>& args) {
+  std::string out_dir = "reports";
+  pv::prop::run_options opt;
+  std::string only;
+  unsigned bits = pv::ref::default_precision_bits;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= args.size()) throw usage_error(a + " needs a value");
+      return args[++i];
+    };
+    if (a == "--out") out_dir = value();
+    else if (a == "--cases") opt.cases = static_cast<int>(parse_u64(a, value(), 1, 1000000));
+    else if (a == "--seed") opt.seed = parse_u64(a, value(), 0, UINT64_MAX);
+    else if (a == "--property") only = value();
+    else if (a == "--precision-bits") bits = static_cast<unsigned>(parse_u64(a, value(), 64, 100000));
+    else throw usage_error("verify: unknown option '" + a + "'");
+  }
+  pv::ref::set_precision_bits(bits);
+
+  if (!only.empty()) {
+    const auto* p = pv::prop::find_property(only);
+    if (!p) throw usage_error("--property: no property named '" + only + "' (see posverify list)");
+    auto r = pv::prop::run_property(*p, opt);
+    print_property(r, std::cout);
+    return r.verdict == "passed" ? 0 : 1;
+  }
+
+  struct stat st{};
+  if (::stat(out_dir.c_str(), &st) != 0) {
+    if (::mkdir(out_dir.c_str(), 0755) != 0)
+      throw usage_error("--out: cannot create folder '" + out_dir + "': " + std::strerror(errno));
+  } else if (!S_ISDIR(st.st_mode)) {
+    throw usage_error("--out: '" + out_dir + "' exists and is not a folder");
+  }
+
+  pv::report rep;
+  rep.version = POSVERIFY_VERSION;
+  rep.precision_bits = pv::ref::precision_bits();
+  rep.seed = std::to_string(opt.seed);
+  bool ok = true;
+  std::cout << "properties (" << opt.cases << " cases each, seed " << opt.seed << "):\n";
+  for (const auto& p : pv::prop::registry()) {
+    auto r = pv::prop::run_property(p, opt);
+    print_property(r, std::cout);
+    ok = ok && r.verdict == "passed";
+    rep.properties.push_back(std::move(r));
+  }
+  pv::claims::context ctx;
+  ctx.seed = opt.seed;
+  ctx.properties = &rep.properties;
+  rep.claims = pv::claims::run_all(ctx);
+  std::cout << "claims:\n";
+  for (const auto& c : rep.claims) {
+    bool good = c.result != pv::verdict::fails;
+    ok = ok && good;
+    std::cout << (good ? "  ok    " : "  FAIL  ") << c.id << "  " << pv::to_string(c.result) << "\n";
+  }
+  pv::write_file_atomic(out_dir + "/claims.json", pv::to_json(rep).dump());
+  pv::write_file_atomic(out_dir + "/claims.md", pv::to_markdown(rep));
+  std::cout << "wrote " << out_dir << "/claims.json and " << out_dir << "/claims.md\n";
+  return ok ? 0 : 1;
+}
+
+int cmd_replay(const std::vector<std::string>& args) {
+  if (args.size() != 2) throw usage_error("replay takes a property id and a reproduce string");
+  const auto* p = pv::prop::find_property(args[0]);
+  if (!p) throw usage_error("replay: no property named '" + args[0] + "'");
+  pv::prop::run_options opt;
+  opt.reproduce = args[1];
+  pv::property_result r;
+  try {
+    r = pv::prop::run_property(*p, opt);
+  } catch (const std::invalid_argument& e) {
+    throw usage_error(std::string("replay: ") + e.what());
+  }
+  print_property(r, std::cout);
+  return r.verdict == "passed" ? 0 : 1;
+}
+
+int cmd_list() {
+  std::cout << "claims:\n";
+  for (const auto& e : pv::claims::catalogue()) std::cout << "  " << e.id << "\n";
+  std::cout << "properties:\n";
+  for (const auto& p : pv::prop::registry()) std::cout << "  " << p.id << "  " << p.law << "\n";
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  try {
+    if (args.empty()) throw usage_error("no command given");
+    for (const auto& a : args)
+      if (a == "--help" || a == "-h") {
+        std::cout << usage_text;
+        return 0;
+      }
+    std::string cmd = args[0];
+    std::vector<std::string> rest(args.begin() + 1, args.end());
+    if (cmd == "verify") return cmd_verify(rest);
+    if (cmd == "replay") return cmd_replay(rest);
+    if (cmd == "list") return cmd_list();
+    throw usage_error("unknown command '" + cmd + "'");
+  } catch (const usage_error& e) {
+    std::cerr << "posverify: " << e.what() << "\n\n" << usage_text;
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "posverify: " << e.what() << "\n";
+    return 2;
+  }
+}

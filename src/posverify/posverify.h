@@ -1,0 +1,10 @@
+// Everything numeric in one include.
+#pragma once
+#include "attention.h"
+#include "conv.h"
+#include "matrix.h"
+#include "permutation.h"
+#include "reduction.h"
+#include "rope.h"
+#include "scalar.h"
+#include "sinusoid.h"
