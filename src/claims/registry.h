@@ -46,6 +46,25 @@ struct registrar {
 #define PV_CLAIM(id, ...) \
   static const ::pv::claims::registrar PV_CLAIM_CAT(pv_claim_, __LINE__){id, __VA_ARGS__}
 
+/// Proofs and certificates (issue 4) add fields to a claim's record after it
+/// is computed: a proof registered for an id receives the result and adds to
+/// `extra` (e.g. "proof": {...}); it must not change the values or verdict.
+struct proof_def {
+  std::string claim_id;
+  std::string name;
+  std::function<void(const context&, claim_result&)> attach;
+};
+std::vector<proof_def>& proofs();
+struct proof_registrar {
+  proof_registrar(std::string id, std::string name,
+                  std::function<void(const context&, claim_result&)> f) {
+    proofs().push_back({std::move(id), std::move(name), std::move(f)});
+  }
+};
+/// PV_CLAIM_PROOF("id", "name", [](const context&, claim_result& r) { ... });
+#define PV_CLAIM_PROOF(id, name, ...) \
+  static const ::pv::claims::proof_registrar PV_CLAIM_CAT(pv_proof_, __LINE__){id, name, __VA_ARGS__}
+
 /// Runs every catalogued claim in catalogue order. A catalogued id with no
 /// registered function is reported as `fails` with the qualification
 /// "not implemented", so a gap cannot hide.

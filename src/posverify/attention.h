@@ -3,6 +3,7 @@
 // Self-attention optionally applies projection matrices (Q = X Wq, ...).
 #pragma once
 
+#include "fault.h"
 #include "matrix.h"
 #include "reduction.h"
 
@@ -24,7 +25,8 @@ template <class T>
 T exp_scores_row(const matrix<T>& Q, const matrix<T>& K, std::size_t i,
                  const attention_options<T>& o, std::vector<T>& e) {
   const std::size_t n = K.rows, d = Q.cols;
-  const T inv_scale = o.scale ? T(1) / sqrt_(T(d)) : T(1);
+  const T inv_scale =
+      o.scale && !fault_is(fault::no_attention_scale) ? T(1) / sqrt_(T(d)) : T(1);
   const std::size_t limit = o.causal ? std::min(n, i + 1) : n;
   e.assign(n, T(0));
   for (std::size_t j = 0; j < limit; ++j) e[j] = dot(Q.row(i), K.row(j), d) * inv_scale;

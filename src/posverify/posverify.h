@@ -2,6 +2,8 @@
 #pragma once
 #include "attention.h"
 #include "conv.h"
+#include "error_bounds.h"
+#include "fault.h"
 #include "matrix.h"
 #include "permutation.h"
 #include "reduction.h"

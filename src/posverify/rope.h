@@ -103,7 +103,7 @@ void rope_rotate(const rope_layout<T>& L, const double* pos, T* x) {
     T c = cos_(angle), s = sin_(angle);
     T xa = x[pr.a], xb = x[pr.b];
     x[pr.a] = xa * c - xb * s;
-    x[pr.b] = xa * s + xb * c;
+    x[pr.b] = fault_is(fault::rope_sine_sign) ? xb * c - xa * s : xa * s + xb * c;
   }
 }
 

@@ -3,6 +3,7 @@
 // The chapter's 2-d example (problem 5) is d = 2, w_0 = 1: p(m) = (sin m, cos m).
 #pragma once
 
+#include "fault.h"
 #include "matrix.h"
 
 #include <cassert>
@@ -24,8 +25,9 @@ template <class T>
 void sinusoid_row(double m, const std::vector<T>& w, T* out) {
   for (std::size_t i = 0; i < w.size(); ++i) {
     T angle = convert<T>(m) * w[i];
-    out[2 * i] = sin_(angle);
-    out[2 * i + 1] = cos_(angle);
+    const bool swap = fault_is(fault::sinusoid_swap);
+    out[2 * i] = swap ? cos_(angle) : sin_(angle);
+    out[2 * i + 1] = swap ? sin_(angle) : cos_(angle);
   }
 }
 
