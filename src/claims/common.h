@@ -69,9 +69,10 @@ inline std::string fixed(const hp& x, int decimals) {
   unsigned long long a = neg ? static_cast<unsigned long long>(-n) : static_cast<unsigned long long>(n);
   std::string digits = std::to_string(a);
   if (decimals > 0) {
-    if (digits.size() <= static_cast<std::size_t>(decimals))
-      digits.insert(0, static_cast<std::size_t>(decimals) + 1 - digits.size(), '0');
-    digits.insert(digits.size() - static_cast<std::size_t>(decimals), ".");
+    const std::size_t k = static_cast<std::size_t>(decimals);
+    if (digits.size() <= k) digits = std::string(k + 1 - digits.size(), '0') + digits;
+    const std::size_t int_len = digits.size() - k;
+    digits = digits.substr(0, int_len) + '.' + digits.substr(int_len);
   }
   return (neg ? "-" : "") + digits;
 }
