@@ -83,17 +83,35 @@ inline int decimals_of(const std::string& printed) {
   return p == std::string::npos ? 0 : static_cast<int>(printed.size() - p - 1);
 }
 
-/// Compares a value with the chapter's printed rounding at the printed
-/// digits. Records the outcome in `notes` ("name: value rounds to X,
-/// printed Y") and returns whether they agree.
-inline bool agrees_printed(const hp& value, const std::string& printed, const std::string& name,
-                           std::string& notes) {
-  std::string got = fixed(value, decimals_of(printed));
-  bool ok = got == printed;
-  if (!notes.empty()) notes += "; ";
-  notes += name + " rounds to " + got + (ok ? " = printed " : " != printed ") + printed;
-  return ok;
-}
+/// Comparisons of computed values with the chapter's printed roundings, at
+/// the printed digits: the value is rounded to as many decimals as the
+/// printed number shows, and the two strings must be equal.
+class printed_check {
+ public:
+  /// Records one comparison; returns whether it agrees.
+  bool compare(const hp& value, const std::string& printed, const std::string& name) {
+    std::string got = fixed(value, decimals_of(printed));
+    ++total_;
+    if (got == printed) {
+      ++agreed_;
+      return true;
+    }
+    mismatches_ += (mismatches_.empty() ? "" : "; ") + name + " = " + ref::to_decimal(value, 10) +
+                   " rounds to " + got + ", printed " + printed;
+    return false;
+  }
+  bool all_agree() const { return agreed_ == total_; }
+  /// "4 of 4 printed numbers agree at their digits" plus every mismatch.
+  std::string summary() const {
+    return std::to_string(agreed_) + " of " + std::to_string(total_) +
+           " printed numbers agree at their digits" +
+           (mismatches_.empty() ? "" : "; disagreeing: " + mismatches_);
+  }
+
+ private:
+  int agreed_ = 0, total_ = 0;
+  std::string mismatches_;
+};
 
 /// Fixed deterministic token entries: multiples of 1/4 in [-1.5, 1.5] from a
 /// simple integer formula, exact in float, double and hp alike. `salt`

@@ -45,9 +45,9 @@ PV_CLAIM("perm.six-cells", [](const context&) {
         "exact in real arithmetic (mpfr difference " + fig(h.max_abs_diff) +
         ", within the reference's reorder bound " + fig(h.max_bound) +
         "); not bit for bit in IEEE with sequential sums over keys: float64 differs by up to " +
-        fig(d.max_abs_diff) + " (" + fig(d.max_ulps, 3) + " ulp, bitwise equal: " +
+        fig(d.max_abs_diff) + " (" + fixed(d.max_ulps, 1) + " ulp, bitwise equal: " +
         (d.bitwise_equal ? "yes" : "no") + "), float32 by " + fig(f.max_abs_diff) + " (" +
-        fig(f.max_ulps, 3) + " ulp), both within their reorder bounds; with correctly rounded "
+        fixed(f.max_ulps, 1) + " ulp), both within their reorder bounds; with correctly rounded "
         "(order-independent) sums the float64 difference is " + fig(dc.max_abs_diff);
   }
   return r;

@@ -22,13 +22,15 @@ json printed_json(const printed_rows& rows) {
 
 /// Compares every entry of `m` with the printed rows at their digits.
 bool agrees_rows(const matrix<hp>& m, const printed_rows& rows, const std::string& name,
-                 std::string& notes) {
+                 printed_check& pc) {
   bool ok = true;
   for (std::size_t i = 0; i < rows.size(); ++i)
-    for (std::size_t j = 0; j < rows[i].size(); ++j)
-      ok = agrees_printed(m(i, j), rows[i][j],
-                          name + "[" + std::to_string(i) + "][" + std::to_string(j) + "]", notes) &&
-           ok;
+    for (std::size_t j = 0; j < rows[i].size(); ++j) {
+      std::string at;
+      if (rows.size() > 1) at += '[' + std::to_string(i) + ']';
+      at += '[' + std::to_string(j) + ']';
+      ok = pc.compare(m(i, j), rows[i][j], name + at) && ok;
+    }
   return ok;
 }
 
@@ -52,15 +54,17 @@ PV_CLAIM("p5.no-encoding", [](const context&) {
   const printed_rows cab_p = {{"0.752", "0.752"}, {"0.802", "0.599"}, {"0.599", "0.802"}};
   r.printed.set("abc_out", printed_json(abc_p));
   r.printed.set("cab_out", printed_json(cab_p));
-  std::string notes;
-  bool ok = agrees_rows(A, abc_p, "abc_out", notes);
-  ok = agrees_rows(B, cab_p, "cab_out", notes) && ok;
+  printed_check pc;
+  agrees_rows(A, abc_p, "abc_out", pc);
+  agrees_rows(B, cab_p, "cab_out", pc);
+  const bool ok = pc.all_agree();
+  r.checked += " (" + pc.summary() + ")";
   bool law = within(B, PA, bound);
   if (ok && law) {
     r.result = verdict::holds;
   } else {
     r.result = verdict::fails;
-    r.qualification = (law ? "" : "A(PX) != P A(X): " + fig(diff) + "; ") + notes;
+    r.qualification = (law ? "" : "A(PX) != P A(X): " + fig(diff) + "; ") + pc.summary();
   }
   return r;
 });
@@ -150,12 +154,17 @@ PV_CLAIM("p5.with-encoding", [](const context&) {
   r.printed.set("c_at_2_rounded_pe", str_vec(pc2[0]));
   r.printed.set("c_at_0_rounded_pe", str_vec(pc0[0]));
   r.printed.set("pe", printed_json(ppe));
-  std::string exact_notes, rounded_notes, pe_notes;
-  bool exact_ok = agrees_rows(c2, pc2, "c_at_2", exact_notes);
-  exact_ok = agrees_rows(c0, pc0, "c_at_0", exact_notes) && exact_ok;
-  bool rounded_ok = agrees_rows(c2r, pc2, "c_at_2_rounded_pe", rounded_notes);
-  rounded_ok = agrees_rows(c0r, pc0, "c_at_0_rounded_pe", rounded_notes) && rounded_ok;
-  bool pe_ok = agrees_rows(P, ppe, "pe", pe_notes);
+  printed_check exact_pc, rounded_pc, pe_pc;
+  agrees_rows(c2, pc2, "c_at_2", exact_pc);
+  agrees_rows(c0, pc0, "c_at_0", exact_pc);
+  agrees_rows(c2r, pc2, "c_at_2_rounded_pe", rounded_pc);
+  agrees_rows(c0r, pc0, "c_at_0_rounded_pe", rounded_pc);
+  agrees_rows(P, ppe, "pe", pe_pc);
+  const bool exact_ok = exact_pc.all_agree(), rounded_ok = rounded_pc.all_agree(),
+             pe_ok = pe_pc.all_agree();
+  const std::string exact_notes = "exact sinusoid: " + exact_pc.summary(),
+                    rounded_notes = "chapter's rounded vectors: " + rounded_pc.summary(),
+                    pe_notes = "position vectors: " + pe_pc.summary();
   hp moved = max_abs_diff(c2, c0);
   r.values.set("c_moved_max_abs_diff", dec(moved));
   bool changes = moved > hp(1) / 1000;
@@ -165,8 +174,8 @@ PV_CLAIM("p5.with-encoding", [](const context&) {
   } else if ((exact_ok || rounded_ok) && changes) {
     r.result = verdict::holds_qualified;
     r.qualification = std::string("the printed outputs agree at 3 decimals only ") +
-                      (exact_ok ? "with the exact sinusoid: " + rounded_notes
-                                : "with the chapter's rounded vectors: " + exact_notes) +
+                      (exact_ok ? "with the exact sinusoid; " + rounded_notes
+                                : "with the chapter's rounded vectors; " + exact_notes) +
                       (pe_ok ? "" : "; " + pe_notes);
   } else {
     r.result = verdict::fails;

@@ -183,7 +183,8 @@ PV_CLAIM("p6.conv-position-unmeasured", [](const context&) {
                 "a constant 16 x 16 picture (one channel, all ones) through k = 1 .. 4 stacked "
                 "zero-padded 3 x 3 convolutions with the fixed kernel w(dr, dc) = (1 + 3 dr + "
                 "dc)/8, no bias, in mpfr: per k the number of distinct cell values (values "
-                "within 2^-200 relative counted equal) and the band: the largest depth from the "
+                "within 1024 u relative counted equal: sums of at most 36 positive terms, while true "
+                "classes differ by at least 8^-k) and the band: the largest depth from the "
                 "border (1 = border row) of a cell whose value differs from the centre's");
   const std::size_t H = 16, W = 16;
   auto k = conv3x3<hp>::zeros(1, 1);
@@ -192,7 +193,7 @@ PV_CLAIM("p6.conv-position-unmeasured", [](const context&) {
   matrix<hp> Y(H * W, 1);
   for (auto& v : Y.a) v = 1;
   std::vector<std::int64_t> ks, distinct, band, interior;
-  const hp rel = pow(hp(2), -200);
+  const hp rel = 1024 * ref::unit_roundoff();
   bool within_receptive_field = true;
   for (std::int64_t layer = 1; layer <= 4; ++layer) {
     Y = apply_conv(k, Y, H, W);

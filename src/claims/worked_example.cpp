@@ -35,20 +35,21 @@ PV_CLAIM("rope.example-30deg", [](const context&) {
   r.printed.set("dot_2_5", json::string("0"));
   r.printed.set("dot_7_10", json::string("0"));
   r.printed.set("dot_3_4", json::string("0.866"));
-  std::string notes;
-  bool ok = agrees_printed(d25, "0", "dot_2_5", notes);
-  ok = agrees_printed(d710, "0", "dot_7_10", notes) && ok;
-  ok = agrees_printed(d34, "0.866", "dot_3_4", notes) && ok;
+  printed_check pc;
+  pc.compare(d25, "0", "dot_2_5");
+  pc.compare(d710, "0", "dot_7_10");
+  pc.compare(d34, "0.866", "dot_3_4");
+  const bool ok = pc.all_agree();
   // "0" is meant exactly (90 degrees apart): the angle 3 pi/6 rounds by a few
   // u, so |cos| stays below 16 u.
   const hp zero_tol = 16 * ref::unit_roundoff();
   bool exact_zeros = abs(d25) <= zero_tol && abs(d710) <= zero_tol;
-  r.checked += " (" + notes + ")";
+  r.checked += " (" + pc.summary() + ")";
   if (ok && exact_zeros) {
     r.result = verdict::holds;
   } else {
     r.result = verdict::fails;
-    r.qualification = notes + (exact_zeros ? "" : "; the 90-degree dots are not zero to 16 u");
+    r.qualification = pc.summary() + (exact_zeros ? "" : "; the 90-degree dots are not zero to 16 u");
   }
   return r;
 });
@@ -63,16 +64,17 @@ PV_CLAIM("additive.example", [](const context&) {
   r.values.set("dot_7_10", dec(d710));
   r.printed.set("dot_2_5", json::string("-0.040"));
   r.printed.set("dot_7_10", json::string("0.123"));
-  std::string notes;
-  bool ok = agrees_printed(d25, "-0.040", "dot_2_5", notes);
-  ok = agrees_printed(d710, "0.123", "dot_7_10", notes) && ok;
+  printed_check pc;
+  pc.compare(d25, "-0.040", "dot_2_5");
+  pc.compare(d710, "0.123", "dot_7_10");
+  const bool ok = pc.all_agree();
   bool differ = abs(d25 - d710) > 16 * ref::unit_roundoff();
-  r.checked += " (" + notes + ")";
+  r.checked += " (" + pc.summary() + ")";
   if (ok && differ) {
     r.result = verdict::holds;
   } else {
     r.result = verdict::fails;
-    r.qualification = notes + (differ ? "" : "; the two dots do not differ");
+    r.qualification = pc.summary() + (differ ? "" : "; the two dots do not differ");
   }
   return r;
 });
