@@ -34,6 +34,8 @@ TEST(CarouselClaims, PartC) {
   EXPECT_EQ(int_value(r, "angle_diff_15_deg"), 450 - 360);
   EXPECT_EQ(int_value(r, "period"), 360 / std::gcd(30, 360));
   EXPECT_TRUE(near_zero(value(r, "dot_distance_15"), 1e-70));  // cos(450 degrees)
+  EXPECT_TRUE(near_zero(value(r, "dot_distance_3"), 1e-70));   // cos(90 degrees)
+  EXPECT_TRUE(near_zero(value(r, "dot_diff_3_vs_15"), 1e-70));
   EXPECT_EQ(r.result, verdict::holds);
 }
 

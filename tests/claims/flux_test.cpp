@@ -11,6 +11,7 @@ TEST(FluxClaims, AxesAreSixteenFiftySixFiftySix) {
   EXPECT_EQ(int_array(r, "axes_dim"), (std::vector<std::int64_t>{16, 56, 56}));
   EXPECT_EQ(int_value(r, "theta"), 10000);
   EXPECT_EQ(int_value(r, "head_dim"), 128);
+  EXPECT_TRUE(near_zero(value(r, "theta_max_rel_deviation"), 1e-70));
   EXPECT_EQ(r.result, verdict::holds);
 }
 

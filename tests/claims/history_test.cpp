@@ -13,6 +13,9 @@ TEST(HistoryClaims, WavelengthsAreTwoPiTimesPowersOfTenThousand) {
   EXPECT_TRUE(agrees(value(r, "wavelength_last"), two_pi * mpow(mp(10000), mp(255) / mp(256))));
   EXPECT_TRUE(agrees(value(r, "ratio"), mpow(mp(10000), mp(1) / mp(256))));
   EXPECT_TRUE(agrees(value(r, "limit"), mp(10000) * two_pi));
+  EXPECT_TRUE(agrees(value(r, "last_over_limit"), mpow(mp(10000), mp(-1) / mp(256))));
+  EXPECT_TRUE(agrees(value(r, "next_after_last_over_limit"), mp(1)));
+  EXPECT_TRUE(near_zero(value(r, "ratio_max_rel_deviation"), 1e-70));
   // The last wavelength is short of the limit, so the verdict carries that.
   EXPECT_EQ(r.result, verdict::holds_qualified);
 }
@@ -30,6 +33,7 @@ TEST(HistoryClaims, TimestepEmbeddingIsThePermutedSinusoid) {
   }
   EXPECT_TRUE(near_zero(worst, 1e-80));
   EXPECT_TRUE(near_zero(value(r, "max_abs_diff_after_permutation"), 1e-60));
+  EXPECT_EQ(int_value(r, "half"), half);
   EXPECT_EQ(r.result, verdict::holds);
 }
 

@@ -19,7 +19,7 @@ std::vector<std::vector<T>> six_cells() {
 }
 
 template <class T>
-double ieee_six_cell_diff(bool& bitwise) {
+double ieee_six_cell_diff(bool& bitwise, double* ulps = nullptr) {
   auto X = six_cells<T>();
   const std::vector<std::size_t> perm = {5, 2, 4, 0, 1, 3};
   std::vector<std::vector<T>> PX;
@@ -31,6 +31,10 @@ double ieee_six_cell_diff(bool& bitwise) {
     for (std::size_t c = 0; c < 4; ++c) {
       T a = B[i][c], b = A[perm[i]][c];
       worst = std::max(worst, std::abs(static_cast<double>(a) - static_cast<double>(b)));
+      if (ulps) {
+        double ulp = static_cast<double>(std::nextafter(std::abs(b), T(INFINITY)) - std::abs(b));
+        *ulps = std::max(*ulps, std::abs(static_cast<double>(a) - static_cast<double>(b)) / ulp);
+      }
       bitwise = bitwise && std::memcmp(&a, &b, sizeof(T)) == 0;
     }
   return worst;
@@ -41,8 +45,11 @@ TEST(OpeningClaims, SixCellsFiguresMatchAnIndependentEvaluation) {
   // Real arithmetic: the outputs only move; the hp residual is rounding.
   EXPECT_TRUE(near_zero(value(r, "max_abs_diff_hp"), 1e-70));
   bool bit64 = false, bit32 = false;
-  double d64 = ieee_six_cell_diff<double>(bit64);
-  double d32 = ieee_six_cell_diff<float>(bit32);
+  double u64 = 0, u32 = 0;
+  double d64 = ieee_six_cell_diff<double>(bit64, &u64);
+  double d32 = ieee_six_cell_diff<float>(bit32, &u32);
+  EXPECT_EQ(value(r, "max_ulps_f64").to_double(), u64);
+  EXPECT_EQ(value(r, "max_ulps_f32").to_double(), u32);
   EXPECT_EQ(value(r, "max_abs_diff_f64").to_double(), d64);
   EXPECT_EQ(value(r, "max_abs_diff_f32").to_double(), d32);
   EXPECT_EQ(r.values.find("bitwise_equal_f64")->as_bool(), bit64);

@@ -59,6 +59,9 @@ TEST(Problem5Claims, WithEncodingByPlainAttention) {
     EXPECT_TRUE(agrees(element(r, "c_at_2_rounded_pe", j), c2r[j]));
     EXPECT_TRUE(agrees(element(r, "c_at_0_rounded_pe", j), c0r[j]));
   }
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 2; ++j) EXPECT_TRUE(agrees(element(r, "pe", i, j), pe[i][j]));  // sin 0 = 0 exactly
+  EXPECT_TRUE(agrees(value(r, "c_moved_max_abs_diff"), mmax(mabs(c2[0] - c0[0]), mabs(c2[1] - c0[1]))));
   // Printed (1.502, 0.867) and (1.134, 1.620): rounding by printf of the doubles.
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.3f %.3f %.3f %.3f", c2[0].to_double(), c2[1].to_double(),

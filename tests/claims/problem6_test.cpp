@@ -132,6 +132,7 @@ TEST(Problem6Claims, PositionReachesKCellsFromTheBorder) {
   }
   EXPECT_EQ(int_array(r, "distinct_cells"), distinct);
   EXPECT_EQ(int_array(r, "distinguishable_band"), band);
+  EXPECT_EQ(int_array(r, "cells_like_centre"), (std::vector<std::int64_t>{14 * 14, 12 * 12, 10 * 10, 8 * 8}));
   EXPECT_EQ(r.result, verdict::holds_qualified);
 }
 
