@@ -129,6 +129,26 @@ inline matrix<double> fixed_tokens(std::size_t n, std::size_t d, std::size_t sal
   return X;
 }
 
+/// A fixed entry without short periods, for large inputs (thousands of
+/// tokens): the top byte of splitmix64 of (i, j, salt) as a signed multiple
+/// of 1/64 in [-2, 2), exact in float, double and hp.
+inline double hashed_entry(std::size_t i, std::size_t j, std::size_t salt = 0) {
+  std::uint64_t z = static_cast<std::uint64_t>(i) * 1000003u + static_cast<std::uint64_t>(j) * 7919u +
+                    static_cast<std::uint64_t>(salt) * 104729u + 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  z ^= z >> 31;
+  return static_cast<double>(static_cast<int>(z >> 56) - 128) / 64.0;
+}
+
+/// An n x d matrix of hashed_entry values.
+inline matrix<double> hashed_tokens(std::size_t n, std::size_t d, std::size_t salt = 0) {
+  matrix<double> X(n, d);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < d; ++j) X(i, j) = hashed_entry(i, j, salt);
+  return X;
+}
+
 /// A fixed permutation of n rows from a small linear congruential generator
 /// with a constant seed (Fisher-Yates), so that the input never changes.
 inline permutation fixed_permutation(std::size_t n, std::uint64_t seed = 12345) {

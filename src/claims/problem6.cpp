@@ -51,14 +51,15 @@ large_law permutation_law_f64(const matrix<double>& X, const permutation& perm) 
 PV_CLAIM("p6.sd-no-encoding", [](const context&) {
   auto r = make(
       "p6.sd-no-encoding",
-      "a 64 x 64 feature map flattened to 64 * 64 tokens (4 channels, fixed_tokens salt 12, "
+      "a 64 x 64 feature map flattened to 64 * 64 tokens (4 channels, hashed_tokens salt 12: "
+      "multiples of 1/64 in [-2, 2) from splitmix64 of the indices, "
       "small d to keep 4096^2 scores fast) and shuffled by a fixed permutation (LCG seed 12345): "
       "the permutation law of self-attention in float64 at full size against the reorder "
       "bound (evaluated in float64, inflated by 1 + 2 n u), and in mpfr on an 8 x 8 map");
   const std::size_t side = 64, n = side * side;
-  auto X = fixed_tokens(n, 4, 12);
+  auto X = hashed_tokens(n, 4, 12);
   auto big = permutation_law_f64(X, fixed_permutation(n));
-  auto small = permutation_law<hp>(fixed_tokens(64, 4, 12), fixed_permutation(64));
+  auto small = permutation_law<hp>(hashed_tokens(64, 4, 12), fixed_permutation(64));
   r.values.set("tokens", json::integer(static_cast<std::int64_t>(n)));
   r.values.set("max_abs_diff", dec_of(big.max_abs_diff));
   r.values.set("bound_f64", dec_of(big.max_bound));

@@ -43,7 +43,7 @@ TEST(Problem6Claims, SdNoEncodingAt4096Tokens) {
   const std::size_t n = 4096;
   std::vector<std::vector<double>> X(n, std::vector<double>(4));
   for (std::size_t i = 0; i < n; ++i)
-    for (std::size_t j = 0; j < 4; ++j) X[i][j] = fixed_entry(i, j, 12);
+    for (std::size_t j = 0; j < 4; ++j) X[i][j] = hashed_entry(i, j, 12);
   auto perm = fixed_permutation(n);
   std::vector<std::vector<double>> PX;
   for (auto p : perm) PX.push_back(X[p]);
