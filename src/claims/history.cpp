@@ -63,7 +63,8 @@ PV_CLAIM("sinusoid.timestep-embedding", [](const context&) {
       "Vaswani sinusoid at position t (sinusoid, mpfr) against the diffusion layout "
       "[cos(t f_i) || sin(t f_i)], f_i = exp(-ln(10000) i / half), half = d/2 (the LDM "
       "timestep_embedding, shift 0), after moving component 2i+1 <- i and 2i <- half + i; "
-      "i/half = 2i/d exactly when half = d/2");
+      "i/half = 2i/d exactly when half = d/2; in mpfr, against 16 (t_max + 1) u (the two "
+      "frequency formulas round differently)");
   const std::size_t d = 320, half = d / 2;
   const std::vector<double> steps = {0, 1, 2, 10, 50, 100, 250, 500, 999};
   auto P = sinusoid<hp>(steps, d, hp(10000));
@@ -152,7 +153,9 @@ PV_CLAIM("additive.cross-terms", [](const context&) {
                 "d = 8, fixed contents x_3, x_11 (fixed_tokens salt 5), sinusoid p(3), p(11) "
                 "(base 10000), fixed Wq, Wk (salts 6, 7): ((x_m + p_m) Wq) . ((x_n + p_n) Wk) "
                 "against the sum of the four terms content.content, content.position, "
-                "position.content, position.position, in mpfr");
+                "position.content, position.position, in mpfr, against 256 d^2 u times the sum "
+                "of the |products| involved (each term passes a projection and a dot: at most "
+                "2 d^2 rounded operations, Higham's gamma); the three position terms must exceed it");
   const std::size_t d = 8;
   auto Xc = convert_matrix<hp>(fixed_tokens(2, d, 5));
   auto P = sinusoid<hp>({3, 11}, d, hp(10000));
@@ -174,8 +177,9 @@ PV_CLAIM("additive.cross-terms", [](const context&) {
     mag += abs(q(0, j) * k(0, j)) + abs(xq(0, j) * xk(0, j)) + abs(xq(0, j) * pk(0, j)) +
            abs(pq(0, j) * xk(0, j)) + abs(pq(0, j) * pk(0, j));
   // Each product through the projections and the dots is a sum of at most
-  // 2 d^2 rounded terms: gamma bound 4 d^2 u times the magnitudes.
-  hp bound = 4 * hp(static_cast<double>(d * d)) * ref::unit_roundoff() * mag * 64;
+  // 2 d^2 rounded terms: gamma_{2d^2} ~ 2 d^2 u times the magnitudes, with a
+  // factor 128 of room for the magnitudes of the projected vectors.
+  hp bound = 256 * hp(static_cast<double>(d * d)) * ref::unit_roundoff() * mag;
   r.values.set("identity_residual_hp", dec(residual));
   r.values.set("content_content", dec(cc));
   r.values.set("content_position", dec(cp));

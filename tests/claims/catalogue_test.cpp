@@ -44,6 +44,36 @@ TEST(ClaimsCatalogue, EveryIdOfClaimsMdIsImplemented) {
   EXPECT_EQ(catalogued.size(), ids.size()) << "the catalogue lists ids CLAIMS.md does not";
 }
 
+/// Significant digits of a decimal string such as "8.66e-01" (0 for "0").
+int significant_digits(const std::string& s) {
+  std::string mant = s.substr(0, s.find_first_of("eE"));
+  std::string digits;
+  for (char c : mant)
+    if (c >= '0' && c <= '9') digits += c;
+  auto first = digits.find_first_not_of('0');
+  return first == std::string::npos ? 0 : static_cast<int>(digits.size() - first);
+}
+
+/// Every string value is a decimal number with >= 30 significant digits (or
+/// an exact "0"); integers, booleans, null and arrays of those pass.
+void expect_value_format(const std::string& where, const json& v) {
+  switch (v.type()) {
+    case json::kind::string: {
+      const std::string& s = v.as_string();
+      const std::regex number(R"(^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$)");
+      ASSERT_TRUE(std::regex_match(s, number)) << where << " = '" << s << "' is not a decimal number";
+      EXPECT_TRUE(s == "0" || significant_digits(s) >= 30) << where << " = " << s;
+      break;
+    }
+    case json::kind::array:
+      for (std::size_t i = 0; i < v.items().size(); ++i)
+        expect_value_format(where + "[" + std::to_string(i) + "]", v.items()[i].second);
+      break;
+    case json::kind::object: ADD_FAILURE() << where << " is an object"; break;
+    default: break;  // integer, boolean, null
+  }
+}
+
 TEST(ClaimsCatalogue, NoClaimReportsNotImplemented) {
   auto results = run_all(context{});
   ASSERT_EQ(results.size(), catalogue().size());
@@ -51,6 +81,8 @@ TEST(ClaimsCatalogue, NoClaimReportsNotImplemented) {
     EXPECT_FALSE(r.qualification && r.qualification->find("not implemented") != std::string::npos)
         << r.id;
     EXPECT_FALSE(r.checked.empty() || r.checked == "—") << r.id;
+    for (const auto& [name, v] : r.values.items())
+      if (name != "property" && name != "property_verdict") expect_value_format(r.id + "." + name, v);
     if (r.result == verdict::holds_qualified || r.result == verdict::not_checkable ||
         r.result == verdict::fails) {
       EXPECT_TRUE(r.qualification.has_value()) << r.id << " must state why";
