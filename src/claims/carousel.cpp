@@ -105,12 +105,15 @@ PV_CLAIM("carousel.c", [](const context&) {
   const hp e[2] = {hp(1), hp(0)};
   double m = 4, n3 = 7, n15 = 19;
   hp d3 = rope_dot(L, e, &m, e, &n3), d15 = rope_dot(L, e, &m, e, &n15);
+  r.values.set("angle_15_unwrapped_deg", json::integer(15 * 30));
   r.values.set("angle_diff_15_deg", json::integer(a15));
   r.values.set("period", json::integer(period));
   r.values.set("dot_distance_3", dec(d3));
   r.values.set("dot_distance_15", dec(d15));
   r.values.set("dot_diff_3_vs_15", dec(abs(d3 - d15)));
+  r.printed.set("angle_15_unwrapped_deg", json::string("450"));
   r.printed.set("angle_diff_15_deg", json::string("90"));
+  r.printed.set("period", json::string("12"));
   bool ok = a15 == 90 && period == 12 && abs(d3 - d15) <= 64 * ref::unit_roundoff();
   r.result = ok ? verdict::holds : verdict::fails;
   if (!ok)

@@ -32,6 +32,7 @@ TEST(CarouselClaims, PartB) {
 TEST(CarouselClaims, PartC) {
   auto r = run_claim("carousel.c");
   EXPECT_EQ(int_value(r, "angle_diff_15_deg"), 450 - 360);
+  EXPECT_EQ(int_value(r, "angle_15_unwrapped_deg"), 450);
   EXPECT_EQ(int_value(r, "period"), 360 / std::gcd(30, 360));
   EXPECT_TRUE(near_zero(value(r, "dot_distance_15"), 1e-70));  // cos(450 degrees)
   EXPECT_TRUE(near_zero(value(r, "dot_distance_3"), 1e-70));   // cos(90 degrees)
