@@ -1,0 +1,205 @@
+// Problem 4: two friends on a carousel. Exact integer degrees mod 360, and
+// the same angles through RoPE in mpfr (atan2 of the rotated (1, 0)).
+#include "claims/common.h"
+
+namespace {
+
+using namespace pv;
+using namespace pv::claims;
+
+std::int64_t mod360(std::int64_t x) { return ((x % 360) + 360) % 360; }
+
+/// The seat of (1, 0) after rotating `steps` positions of `deg_per_step`
+/// degrees from `start_deg`, read back in degrees in [0, 360) (mpfr).
+hp seat_deg(std::int64_t start_deg, std::int64_t deg_per_step, double steps) {
+  auto L = rope_with_speeds<hp>({radians(hp(deg_per_step))}, pairing::adjacent);
+  hp x[2] = {cos(radians(hp(start_deg))), sin(radians(hp(start_deg)))};
+  rope_rotate(L, &steps, x);
+  hp a = atan2(x[1], x[0]) * 180 / ref::pi();
+  if (a < 0) a += 360;
+  return a;
+}
+
+/// Rounding allowance of seat_deg in degrees: a few u in each of cos, sin,
+/// the rotation and atan2, times 360.
+hp seat_tolerance() { return 360 * 64 * ref::unit_roundoff(); }
+
+/// |hp angle - integer angle| on the circle, in degrees.
+hp deg_gap(const hp& a, std::int64_t b) {
+  hp d = fmod(abs(a - hp(b)), hp(360));
+  return d > 180 ? hp(360 - d) : d;
+}
+
+PV_CLAIM("carousel.a", [](const context&) {
+  auto r = make("carousel.a",
+                "30 degrees a minute, A at 40, B at 100, 3 minutes: integer degrees mod 360, and "
+                "the seats through a RoPE rotation in mpfr, within 360 * 64 u degrees of the integers (a "
+                "few roundings in cos, sin, the rotation and atan2, scaled to degrees)");
+  const std::int64_t speed = 30, a0 = 40, b0 = 100, t = 3;
+  std::int64_t a = mod360(a0 + speed * t), b = mod360(b0 + speed * t);
+  std::int64_t gap = mod360(b - a), gap0 = mod360(b0 - a0);
+  hp ah = seat_deg(a0, speed, t), bh = seat_deg(b0, speed, t);
+  r.values.set("a_deg", json::integer(a));
+  r.values.set("b_deg", json::integer(b));
+  r.values.set("gap_deg", json::integer(gap));
+  r.values.set("start_gap_deg", json::integer(gap0));
+  r.values.set("a_deg_hp", dec(ah));
+  r.values.set("b_deg_hp", dec(bh));
+  r.printed.set("a_deg", json::string("130"));
+  r.printed.set("b_deg", json::string("190"));
+  r.printed.set("gap_deg", json::string("60"));
+  const hp tol = seat_tolerance();
+  bool ok = std::to_string(a) == "130" && std::to_string(b) == "190" && std::to_string(gap) == "60" &&
+            gap == gap0 && deg_gap(ah, a) <= tol && deg_gap(bh, b) <= tol;
+  r.result = ok ? verdict::holds : verdict::fails;
+  if (!ok)
+    r.qualification = "computed A " + std::to_string(a) + ", B " + std::to_string(b) + ", gap " +
+                      std::to_string(gap) + " (start gap " + std::to_string(gap0) + ")";
+  return r;
+});
+
+PV_CLAIM("carousel.b", [](const context&) {
+  auto r = make("carousel.b",
+                "ticket m seated at 30 m degrees mod 360: tickets 2, 5, 7, 10, their gaps, and "
+                "(30 (m + 3) - 30 m) mod 360 for every m = 0 .. 999; the gap also as the angle "
+                "between the RoPE-rotated (1, 0) vectors in mpfr");
+  auto seat = [](std::int64_t m) { return mod360(30 * m); };
+  std::int64_t t2 = seat(2), t5 = seat(5), t7 = seat(7), t10 = seat(10);
+  std::int64_t g25 = mod360(t5 - t2), g710 = mod360(t10 - t7);
+  bool always = true;
+  for (std::int64_t m = 0; m < 1000; ++m) always = always && mod360(seat(m + 3) - seat(m)) == 90;
+  hp g_hp = fmod(seat_deg(0, 30, 5) - seat_deg(0, 30, 2) + 360, hp(360));
+  r.values.set("t2_deg", json::integer(t2));
+  r.values.set("t5_deg", json::integer(t5));
+  r.values.set("t7_deg", json::integer(t7));
+  r.values.set("t10_deg", json::integer(t10));
+  r.values.set("gap_deg", json::integer(g25));
+  r.values.set("gap_7_10_deg", json::integer(g710));
+  r.values.set("gap_3_always_90", json::boolean(always));
+  r.values.set("gap_deg_hp", dec(g_hp));
+  r.printed.set("t2_deg", json::string("60"));
+  r.printed.set("t5_deg", json::string("150"));
+  r.printed.set("t7_deg", json::string("210"));
+  r.printed.set("t10_deg", json::string("300"));
+  r.printed.set("gap_deg", json::string("90"));
+  bool ok = t2 == 60 && t5 == 150 && t7 == 210 && t10 == 300 && g25 == 90 && g710 == 90 && always &&
+            deg_gap(g_hp, 90) <= 2 * seat_tolerance();
+  r.result = ok ? verdict::holds : verdict::fails;
+  if (!ok)
+    r.qualification = "computed seats " + std::to_string(t2) + ", " + std::to_string(t5) + ", " +
+                      std::to_string(t7) + ", " + std::to_string(t10) + ", gaps " +
+                      std::to_string(g25) + ", " + std::to_string(g710);
+  return r;
+});
+
+PV_CLAIM("carousel.c", [](const context&) {
+  auto r = make("carousel.c",
+                "one speed of 30 degrees: 15 x 30 mod 360; the period (smallest p > 0 with "
+                "30 p = 0 mod 360, by search); and in mpfr the RoPE dot of (1, 0) with itself at "
+                "distance 15 against distance 3 (indistinguishable)");
+  std::int64_t a15 = mod360(15 * 30);
+  std::int64_t period = 0;
+  for (std::int64_t p = 1; p <= 360 && period == 0; ++p)
+    if (mod360(30 * p) == 0) period = p;
+  auto L = rope_with_speeds<hp>({radians(hp(30))}, pairing::adjacent);
+  const hp e[2] = {hp(1), hp(0)};
+  double m = 4, n3 = 7, n15 = 19;
+  hp d3 = rope_dot(L, e, &m, e, &n3), d15 = rope_dot(L, e, &m, e, &n15);
+  r.values.set("angle_15_unwrapped_deg", json::integer(15 * 30));
+  r.values.set("angle_diff_15_deg", json::integer(a15));
+  r.values.set("period", json::integer(period));
+  r.values.set("dot_distance_3", dec(d3));
+  r.values.set("dot_distance_15", dec(d15));
+  r.values.set("dot_diff_3_vs_15", dec(abs(d3 - d15)));
+  r.printed.set("angle_15_unwrapped_deg", json::string("450"));
+  r.printed.set("angle_diff_15_deg", json::string("90"));
+  r.printed.set("period", json::string("12"));
+  bool ok = a15 == 90 && period == 12 && abs(d3 - d15) <= 64 * ref::unit_roundoff();
+  r.result = ok ? verdict::holds : verdict::fails;
+  if (!ok)
+    r.qualification = "15 steps give " + std::to_string(a15) + " degrees, period " +
+                      std::to_string(period);
+  return r;
+});
+
+/// Distance of x (radians) to the nearest whole turn, in radians.
+double turn_gap(double x, double two_pi) {
+  double f = std::fmod(x, two_pi);
+  return std::min(f, two_pi - f);
+}
+
+PV_CLAIM("carousel.d", [](const context&) {
+  auto r = make(
+      "carousel.d",
+      "theta 10000, d = 128 (64 speeds theta^(-2i/d)): slowest period 2 pi / w_63 in mpfr; then "
+      "every distance D = 1 .. 10^7 searched (float64 angles D w_i, error below 1e-8 rad, "
+      "far inside eps) for one where all 64 angles lie within eps = 1 degree of a whole turn, "
+      "and the closest approach (smallest worst-pair gap) confirmed in mpfr");
+  const std::size_t d = 128;
+  auto wh = geometric_speeds<hp>(d, hp(10000));
+  auto wd = geometric_speeds<double>(d, 10000.0);
+  const hp slowest = 2 * ref::pi() / wh.back();
+  const double two_pi = 2 * std::numbers::pi;
+  const double eps = 1.0 * std::numbers::pi / 180;
+  const std::int64_t limit = 10000000;
+  std::int64_t first_hit = 0, best_d = 0;
+  double best = 1e9;
+  for (std::int64_t D = 1; D <= limit; ++D) {
+    const double dd = static_cast<double>(D);
+    double worst = 0;
+    std::size_t i = 0;
+    // The fastest pairs reject almost every D at once; stop as soon as the
+    // worst pair is already worse than both eps and the best so far.
+    for (; i < wd.size(); ++i) {
+      worst = std::max(worst, turn_gap(dd * wd[i], two_pi));
+      if (worst > best && worst > eps) break;
+    }
+    if (i < wd.size()) continue;
+    if (worst <= eps && first_hit == 0) first_hit = D;
+    if (worst < best) {
+      best = worst;
+      best_d = D;
+    }
+  }
+  // A single speed for contrast: the fastest pair alone (1 rad per position).
+  std::int64_t single_hit = 0;
+  for (std::int64_t D = 1; D <= limit && single_hit == 0; ++D)
+    if (turn_gap(static_cast<double>(D) * wd[0], two_pi) <= eps) single_hit = D;
+  // Confirm the closest approach in mpfr.
+  hp best_hp = 0;
+  for (const auto& w : wh) {
+    hp a = fmod(hp(static_cast<double>(best_d)) * w, 2 * ref::pi());
+    hp g = std::min(a, hp(2 * ref::pi() - a));
+    best_hp = std::max(best_hp, g);
+  }
+  hp best_deg = best_hp * 180 / ref::pi();
+  r.values.set("slowest_period_positions", dec(slowest));
+  r.values.set("eps_deg", json::integer(1));
+  r.values.set("search_limit", json::integer(limit));
+  r.values.set("smallest_collision_distance", first_hit ? json::integer(first_hit) : json());
+  r.values.set("closest_approach_distance", json::integer(best_d));
+  r.values.set("closest_approach_deg", dec(best_deg));
+  r.values.set("fastest_pair_alone_collision_distance", json::integer(single_hit));
+  bool slow_thousands = slowest > 1000;
+  if (!slow_thousands) {
+    r.result = verdict::fails;
+    r.qualification = "the slowest pair turns once in " + fig(slowest) + " positions";
+  } else if (first_hit == 0) {
+    r.result = verdict::holds_qualified;
+    r.qualification = "slowest pair needs " + fig(slowest, 8) +
+                      " positions per turn; no distance 1 .. 10^7 brings all 64 pair angles "
+                      "within 1 degree of a whole turn (the closest approach over that range: "
+                      "some pair stays at least " + fig(best_deg, 6) + " degrees from a whole "
+                      "turn, reached at distance " + std::to_string(best_d) +
+                      "), while the fastest pair alone comes within 1 degree at distance " +
+                      std::to_string(single_hit) + "; beyond 10^7 positions not searched";
+  } else {
+    r.result = verdict::holds_qualified;
+    r.qualification = "slowest pair needs " + fig(slowest, 8) +
+                      " positions per turn, but distance " + std::to_string(first_hit) +
+                      " brings every pair within 1 degree of a whole turn";
+  }
+  return r;
+});
+
+}  // namespace

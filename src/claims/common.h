@@ -1,0 +1,10 @@
+// What every claim file includes: the registry, the numerics, and the
+// helpers for values, printed digits, fixed inputs and comparisons.
+#pragma once
+
+#include "claims/comparisons.h"
+#include "claims/inputs.h"
+#include "claims/printed.h"
+#include "claims/registry.h"
+#include "claims/values.h"
+#include "posverify/posverify.h"

@@ -1,0 +1,63 @@
+// Fixed deterministic inputs of the claims: simple integer formulas, exact
+// in float, double and hp, independent of the run's seed.
+#pragma once
+
+#include "posverify/matrix.h"
+#include "posverify/permutation.h"
+
+#include <cstdint>
+#include <utility>
+
+namespace pv::claims {
+
+/// Fixed deterministic token entries: multiples of 1/4 in [-1.5, 1.5] from a
+/// simple integer formula, exact in float, double and hp alike. `salt`
+/// selects a different but equally fixed pattern.
+inline double fixed_entry(std::size_t i, std::size_t j, std::size_t salt = 0) {
+  long v = static_cast<long>((5 * i + 3 * j + 7 * salt + 2 * i * j + 1) % 13) - 6;
+  return static_cast<double>(v) / 4.0;
+}
+
+/// An n x d matrix of fixed_entry values.
+inline matrix<double> fixed_tokens(std::size_t n, std::size_t d, std::size_t salt = 0) {
+  matrix<double> X(n, d);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < d; ++j) X(i, j) = fixed_entry(i, j, salt);
+  return X;
+}
+
+/// A fixed entry without short periods, for large inputs (thousands of
+/// tokens): the top byte of splitmix64 of (i, j, salt) as a signed multiple
+/// of 1/64 in [-2, 2), exact in float, double and hp.
+inline double hashed_entry(std::size_t i, std::size_t j, std::size_t salt = 0) {
+  std::uint64_t z = static_cast<std::uint64_t>(i) * 1000003u + static_cast<std::uint64_t>(j) * 7919u +
+                    static_cast<std::uint64_t>(salt) * 104729u + 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  z ^= z >> 31;
+  return static_cast<double>(static_cast<int>(z >> 56) - 128) / 64.0;
+}
+
+/// An n x d matrix of hashed_entry values.
+inline matrix<double> hashed_tokens(std::size_t n, std::size_t d, std::size_t salt = 0) {
+  matrix<double> X(n, d);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < d; ++j) X(i, j) = hashed_entry(i, j, salt);
+  return X;
+}
+
+/// A fixed permutation of n rows from a small linear congruential generator
+/// with a constant seed (Fisher-Yates), so that the input never changes.
+inline permutation fixed_permutation(std::size_t n, std::uint64_t seed = 12345) {
+  permutation p(n);
+  for (std::size_t i = 0; i < n; ++i) p[i] = i;
+  std::uint64_t s = seed;
+  for (std::size_t i = n; i > 1; --i) {
+    s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+    std::size_t j = static_cast<std::size_t>((s >> 33) % i);
+    std::swap(p[i - 1], p[j]);
+  }
+  return p;
+}
+
+}  // namespace pv::claims
