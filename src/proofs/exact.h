@@ -8,7 +8,9 @@
 
 namespace pv::proofs {
 
-using rational = boost::multiprecision::mpq_rational;
+/// GMP rationals without expression templates (plain values, simple code).
+using rational = boost::multiprecision::number<boost::multiprecision::gmp_rational,
+                                              boost::multiprecision::et_off>;
 
 /// a + b sqrt(3) with rational a, b; equality is exact (sqrt 3 is
 /// irrational, so a + b sqrt 3 = 0 iff a = b = 0).
