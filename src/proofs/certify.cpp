@@ -160,6 +160,7 @@ json to_json(const certificate& c) {
   j.set("rule", json::string(c.rule));
   j.set("formula", json::string(c.formula));
   if (!c.why.empty()) j.set("why", json::string(c.why));
+  if (!c.exact.empty()) j.set("exact", json::string(c.exact));
   return j;
 }
 

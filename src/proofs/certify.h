@@ -31,6 +31,7 @@ struct certificate {
   std::string rule;      ///< "rounds to printed at k decimals" or "equals printed exactly"
   cert_verdict verdict = cert_verdict::undecided;
   std::string why;       ///< for undecided (and as a note otherwise)
+  std::string exact;     ///< the exact value where it is known in closed form
 };
 
 /// The point interval [x, x] for an exact integer.

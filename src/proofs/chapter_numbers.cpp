@@ -1,5 +1,7 @@
 #include "chapter_numbers.h"
 
+#include "rope30.h"
+
 #include <stdexcept>
 
 namespace pv::proofs {
@@ -96,6 +98,12 @@ std::vector<certificate> rope30() {
   r.push_back(certify_rounding("dot_2_5", f, rope30_dot(2, 5), "0"));
   r.push_back(certify_rounding("dot_7_10", f, rope30_dot(7, 10), "0"));
   r.push_back(certify_rounding("dot_3_4", f, rope30_dot(3, 4), "0.866"));
+  // The exact values, in Q(sqrt 3) (see proof.exhaustive_box).
+  const vec3 one{qsqrt3{1, 0}, qsqrt3{0, 0}};
+  const auto exact_dots = prove_rope30(one, one, 11);
+  r[0].exact = exact_dots.dot_2_5.str();
+  r[1].exact = exact_dots.dot_7_10.str();
+  r[2].exact = exact_dots.dot_3_4.str();
   return r;
 }
 

@@ -51,6 +51,14 @@ TEST(Certify, ChapterFiguresAreProvedUnderTheirFormula) {
   }
 }
 
+TEST(Certify, ThirtyDegreeDotsCarryTheirExactValues) {
+  const auto cs = chapter_certificates("rope.example-30deg");
+  ASSERT_EQ(cs.size(), 3u);
+  EXPECT_EQ(cs[0].exact, "0 + 0*sqrt(3)");
+  EXPECT_EQ(cs[1].exact, "0 + 0*sqrt(3)");
+  EXPECT_EQ(cs[2].exact, "0 + 1/2*sqrt(3)");
+}
+
 TEST(Certify, WrongPrintedValueIsDisproved) {
   // Planted counterexample: the neighbour dot printed one unit too high.
   const auto c = certify_rounding("dot_3_4", "", rope30_dot(3, 4), "0.867");
