@@ -5,6 +5,7 @@
 #include "posverify/error_bounds.h"
 #include "posverify/report.h"  // write_file_atomic
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -89,15 +90,15 @@ std::string impl_name(reduction r) {
 }
 
 template <class T>
-void attention_laws(std::uint64_t seed, std::uint64_t cases, double scale, reduction red,
-                    std::vector<budget_row>& out) {
+void attention_laws(std::uint64_t seed, std::uint64_t first, std::uint64_t cases, double scale,
+                    reduction red, std::vector<budget_row>& out) {
   accum fwd, perm;
   fwd.row = {"attention forward error |y~ - y|", "attention_forward_bound", impl_name<T>(red)};
   perm.row = {"attention.permutation_equivariance |A(PX) - P A(X)|", "attention_reorder_bound",
               impl_name<T>(red)};
   attention_options<T> o;
   o.sum = red;
-  for (std::uint64_t i = 0; i < cases; ++i) {
+  for (std::uint64_t i = first; i < first + cases; ++i) {
     case_rng g(seed, 1, i);
     const std::size_t n = g.in(2, 8), d = g.in(2, 8);
     const auto X0 = random_tokens(g, n, d);
@@ -128,13 +129,14 @@ void attention_laws(std::uint64_t seed, std::uint64_t cases, double scale, reduc
 }
 
 template <class T>
-void rope_laws(std::uint64_t seed, std::uint64_t cases, double scale, std::vector<budget_row>& out) {
+void rope_laws(std::uint64_t seed, std::uint64_t first, std::uint64_t cases, double scale,
+               std::vector<budget_row>& out) {
   accum fwd, shift;
   const std::string impl = type_name<T>() + " sequential";
   fwd.row = {"rope_dot forward error |<R(m)q, R(n)k>~ - exact|", "rope_dot_bound", impl};
   shift.row = {"rope.shift_invariance |dot(m+s, n+s) - dot(m, n)|",
                "rope_dot_bound(m+s, n+s) + rope_dot_bound(m, n)", impl};
-  for (std::uint64_t i = 0; i < cases; ++i) {
+  for (std::uint64_t i = first; i < first + cases; ++i) {
     case_rng g(seed, 2, i);
     const std::size_t d = 2 * g.in(1, 8);
     const auto L = rope_ladder<T>(d, T(10000), pairing::adjacent);
@@ -171,14 +173,15 @@ std::string fmt(double x, const char* f = "%.3g") {
 
 }  // namespace
 
-std::vector<budget_row> run_budgets(std::uint64_t seed, std::uint64_t cases, double bound_scale) {
+std::vector<budget_row> run_budgets(std::uint64_t seed, std::uint64_t cases, double bound_scale,
+                                    std::uint64_t first_case) {
   std::vector<budget_row> rows;
   for (auto red : {reduction::sequential, reduction::correctly_rounded}) {
-    attention_laws<double>(seed, cases, bound_scale, red, rows);
-    attention_laws<float>(seed, cases, bound_scale, red, rows);
+    attention_laws<double>(seed, first_case, cases, bound_scale, red, rows);
+    attention_laws<float>(seed, first_case, cases, bound_scale, red, rows);
   }
-  rope_laws<double>(seed, cases, bound_scale, rows);
-  rope_laws<float>(seed, cases, bound_scale, rows);
+  rope_laws<double>(seed, first_case, cases, bound_scale, rows);
+  rope_laws<float>(seed, first_case, cases, bound_scale, rows);
   return rows;
 }
 
@@ -221,21 +224,27 @@ std::string budgets_to_markdown(const std::vector<budget_row>& rows, std::uint64
        "a-priori bounds of `src/posverify/error_bounds.h` that the tolerances use. " +
        std::to_string(cases) + " random cases per row, seed " + std::to_string(seed) +
        "; a case is regenerated from the seed and its index (`posverify budgets --seed " +
-       std::to_string(seed) + "`). Ulps: forward errors in units of the spacing of the type at "
+       std::to_string(seed) + " --case I` reruns case I of every row). Ulps: forward errors in units of the spacing of the type at "
        "the exact value; law residuals as the number of representable values between the two "
        "results. Assumes libm exp/sin/cos within 1 ulp.\n";
-  std::string law;
-  for (const auto& r : rows) {
-    if (r.law != law) {
-      law = r.law;
-      s += "\n## " + r.law + "\n\nbound: `" + r.bound + "`\n\n";
-      s += "| implementation | cases | entries | max ulps | RMS ulps | max / bound | RMS / bound | worst case | within bound |\n";
-      s += "|---|---|---|---|---|---|---|---|---|\n";
+  std::vector<std::string> laws;  // in order of first appearance
+  for (const auto& r : rows)
+    if (std::find(laws.begin(), laws.end(), r.law) == laws.end()) laws.push_back(r.law);
+  for (const auto& law : laws) {
+    bool first = true;
+    for (const auto& r : rows) {
+      if (r.law != law) continue;
+      if (first) {
+        s += "\n## " + r.law + "\n\nbound: `" + r.bound + "`\n\n";
+        s += "| implementation | cases | entries | max ulps | RMS ulps | max / bound | RMS / bound | worst case (by max / bound) | within bound |\n";
+        s += "|---|---|---|---|---|---|---|---|---|\n";
+        first = false;
+      }
+      s += "| " + r.impl + " | " + std::to_string(r.cases) + " | " + std::to_string(r.entries) + " | " +
+           fmt(r.max_ulps) + " | " + fmt(r.rms_ulps) + " | " + fmt(r.max_ratio) + " | " +
+           fmt(r.rms_ratio) + " | " + std::to_string(r.worst_case) + " | " +
+           (r.within_bound ? "yes" : "**NO**") + " |\n";
     }
-    s += "| " + r.impl + " | " + std::to_string(r.cases) + " | " + std::to_string(r.entries) + " | " +
-         fmt(r.max_ulps) + " | " + fmt(r.rms_ulps) + " | " + fmt(r.max_ratio) + " | " +
-         fmt(r.rms_ratio) + " | " + std::to_string(r.worst_case) + " | " +
-         (r.within_bound ? "yes" : "**NO**") + " |\n";
   }
   s += "\n## Worst inputs\n\n";
   for (const auto& r : rows)
@@ -261,6 +270,8 @@ std::uint64_t parse_whole(const std::string& flag, const std::string& v, std::ui
 int cmd_budgets(const std::vector<std::string>& args) {
   std::string out_dir = "reports";
   std::uint64_t seed = 1, cases = 1000;
+  bool replay = false;
+  std::uint64_t replay_case = 0;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&]() -> std::string {
@@ -270,7 +281,22 @@ int cmd_budgets(const std::vector<std::string>& args) {
     if (a == "--out") out_dir = value();
     else if (a == "--seed") seed = parse_whole(a, value(), 0, UINT64_MAX);
     else if (a == "--cases") cases = parse_whole(a, value(), 1, 1000000);
+    else if (a == "--case") {
+      replay = true;
+      replay_case = parse_whole(a, value(), 0, UINT64_MAX - 1);
+    }
     else throw std::invalid_argument("budgets: unknown option '" + a + "'");
+  }
+  if (replay) {  // one case of every row, printed in full; nothing written
+    bool ok = true;
+    for (const auto& r : run_budgets(seed, 1, 1, replay_case)) {
+      std::printf("%s | %s | case %llu: %.6g ulps, %.6g of the bound (%s)\n  input: %s\n",
+                  r.law.c_str(), r.impl.c_str(), static_cast<unsigned long long>(replay_case),
+                  r.max_ulps, r.max_ratio, r.within_bound ? "within" : "EXCEEDED",
+                  r.worst_input.c_str());
+      ok = ok && r.within_bound;
+    }
+    return ok ? 0 : 1;
   }
   struct stat st{};
   if (::stat(out_dir.c_str(), &st) != 0) {

@@ -27,18 +27,22 @@ struct budget_row {
   bool within_bound = true;             ///< max_ratio <= 1
 };
 
-/// Runs every law for every implementation, `cases` random cases each, from
-/// `seed`. `bound_scale` multiplies every bound (1 normally; a planted test
-/// shrinks it to show that an exceeded bound is caught).
-std::vector<budget_row> run_budgets(std::uint64_t seed, std::uint64_t cases, double bound_scale = 1);
+/// Runs every law for every implementation, on the random cases
+/// first_case .. first_case + cases - 1 of `seed` (case i depends only on
+/// seed and i, so any case replays alone). `bound_scale` multiplies every
+/// bound (1 normally; a planted test shrinks it to show that an exceeded
+/// bound is caught).
+std::vector<budget_row> run_budgets(std::uint64_t seed, std::uint64_t cases, double bound_scale = 1,
+                                    std::uint64_t first_case = 0);
 
 json budgets_to_json(const std::vector<budget_row>& rows, std::uint64_t seed, std::uint64_t cases);
 std::string budgets_to_markdown(const std::vector<budget_row>& rows, std::uint64_t seed,
                                 std::uint64_t cases);
 
-/// `posverify budgets [--out DIR] [--seed S] [--cases N]`: writes
-/// DIR/error_budgets.md and .json atomically; exit 0 if every observed error
-/// is within its bound, 1 otherwise; throws std::invalid_argument on bad usage.
+/// `posverify budgets [--out DIR] [--seed S] [--cases N] [--case I]`: writes
+/// DIR/error_budgets.md and .json atomically (with --case: reruns case I of
+/// every row, prints it, writes nothing); exit 0 if every observed error is
+/// within its bound, 1 otherwise; throws std::invalid_argument on bad usage.
 int cmd_budgets(const std::vector<std::string>& args);
 
 }  // namespace pv::proofs

@@ -47,6 +47,22 @@ TEST(ErrorBudgets, SameSeedSameTable) {
   EXPECT_EQ(a, b);
 }
 
+TEST(ErrorBudgets, WorstCaseReplaysAlone) {
+  const auto rows = run_budgets(1, 60);
+  for (const auto& r : rows) {
+    if (r.max_ratio == 0) continue;
+    const auto one = run_budgets(1, 1, 1, r.worst_case);
+    bool found = false;
+    for (const auto& o : one)
+      if (o.law == r.law && o.impl == r.impl) {
+        found = true;
+        EXPECT_EQ(o.max_ratio, r.max_ratio) << r.law << " " << r.impl;
+        EXPECT_EQ(o.worst_input, r.worst_input);
+      }
+    EXPECT_TRUE(found);
+  }
+}
+
 TEST(ErrorBudgets, CommandWritesBothFiles) {
   const char* bin = std::getenv("POSVERIFY_BIN");
   if (!bin) GTEST_SKIP() << "POSVERIFY_BIN not set (run through ctest)";
