@@ -2,6 +2,7 @@
 // numbers") to their claims as extra "certificate": {name -> {enclosure,
 // printed, verdict, ...}}. Computed here, independently of the claim's values.
 #include "chapter_numbers.h"
+#include "attach.h"
 #include "claims/registry.h"
 
 namespace {
@@ -17,6 +18,22 @@ void attach(const std::string& id, pv::claim_result& r) {
 
 PV_CERTIFY("rope.example-30deg");
 PV_CERTIFY("additive.example");
+
+// Which reading of the additive example reproduces both printed figures.
+PV_CLAIM_PROOF("additive.example", "reading", [](const pv::claims::context&, pv::claim_result& r) {
+  using namespace pv::proofs;
+  pv::json readings = pv::json::array();
+  for (auto rd : {additive_reading::content_plus_position, additive_reading::content_plus_cos_sin,
+                  additive_reading::position_only}) {
+    const bool both = certify_rounding("", "", additive_dot(2, 5, rd), "-0.040").verdict == cert_verdict::proved &&
+                      certify_rounding("", "", additive_dot(7, 10, rd), "0.123").verdict == cert_verdict::proved;
+    if (both) readings.push(pv::json::string(to_string(rd)));
+  }
+  pv::json j = pv::json::object();
+  j.set("readings_tried", pv::json::integer(3));
+  j.set("readings_reproducing_both_printed_values", readings);
+  add_proof(r, "additive_reading", j);
+});
 PV_CERTIFY("sinusoid.wavelengths");
 PV_CERTIFY("carousel.a");
 PV_CERTIFY("carousel.b");

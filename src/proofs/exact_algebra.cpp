@@ -25,21 +25,32 @@ pv::json select(const std::vector<exact_law_result>& all, const std::string& pre
 
 }  // namespace
 
+// The proofs do not depend on the run's seed: each is computed once per
+// process (function-local statics) and copied into every report.
 PV_CLAIM_PROOF("rope.relative", "exact algebra", [](const pv::claims::context&, pv::claim_result& r) {
-  pv::json j = pv::json::object();
-  j.set("pythagorean", select(pythagorean_laws(), "RoPE"));
-  j.set("all_angles", algebraic_json(rope_algebraic_laws()));
+  static const pv::json j = [] {
+    pv::json o = pv::json::object();
+    o.set("pythagorean", select(pythagorean_laws(), "RoPE"));
+    o.set("all_angles", algebraic_json(rope_algebraic_laws()));
+    return o;
+  }();
   add_proof(r, "exact_algebra", j);
 });
 PV_CLAIM_PROOF("flux.separate-offsets", "exact algebra", [](const pv::claims::context&, pv::claim_result& r) {
-  pv::json j = pv::json::object();
-  j.set("pythagorean", select(pythagorean_laws(), "FLUX"));
-  j.set("all_angles", algebraic_json({flux_decomposition_law()}));
+  static const pv::json j = [] {
+    pv::json o = pv::json::object();
+    o.set("pythagorean", select(pythagorean_laws(), "FLUX"));
+    o.set("all_angles", algebraic_json({flux_decomposition_law()}));
+    return o;
+  }();
   add_proof(r, "exact_algebra", j);
 });
 PV_CLAIM_PROOF("sinusoid.linear-shift", "exact algebra", [](const pv::claims::context&, pv::claim_result& r) {
-  pv::json j = pv::json::object();
-  j.set("pythagorean", select(pythagorean_laws(), "sinusoid"));
-  j.set("all_angles", algebraic_json(sinusoid_shift_laws()));
+  static const pv::json j = [] {
+    pv::json o = pv::json::object();
+    o.set("pythagorean", select(pythagorean_laws(), "sinusoid"));
+    o.set("all_angles", algebraic_json(sinusoid_shift_laws()));
+    return o;
+  }();
   add_proof(r, "exact_algebra", j);
 });
