@@ -7,6 +7,7 @@
 #include "attention.h"
 #include "matrix.h"
 #include "rope.h"
+#include "sinusoid.h"
 
 #include <limits>
 #include <vector>
@@ -161,6 +162,35 @@ hp rope_dot_bound(const rope_layout<T>& L, const T* q, const double* m, const T*
     prop += dq[i] * (ka + dk[i]) + (qa + dq[i]) * dk[i] + dq[i] * dk[i];
   }
   return gD * dot_abs + prop + 4 * hp(static_cast<double>(L.head_dim)) * underflow_floor<T>();
+}
+
+/// Residual of the sinusoid's linear shift law in T, per component:
+/// |p~(m + k) - M~_k p~(m)| with p~ = sinusoid_with_speeds<T>, M~_k =
+/// sinusoid_shift_map<T> and the product taken as a d-term dot (the zero
+/// entries add exactly). With e(x) = u |x w| + 2u the error of a computed
+/// sin/cos of fl(x w) (angle rounding; libm within 1 ulp) and all of |c|, |s|,
+/// |p0|, |p1| <= 1:
+///   |(M~ p~)_i - (M p)_i| <= 2 gamma_2 + 2 e(k) + 2 e(m) + 2 e(k) e(m),
+/// and M p(m) = p(m + k) exactly, whose computed value is within e(m + k).
+/// Positions m, k, m + k must be exact in T.
+template <class T>
+std::vector<hp> sinusoid_shift_bound(const std::vector<T>& w, double m, double k) {
+  const hp u = convert<hp>(unit_roundoff<T>());
+  const hp g2 = convert<hp>(gamma<T>(2));
+  const hp gd = convert<hp>(gamma<T>(static_cast<long>(2 * w.size())));
+  const hp lib = libm_relative_error<T>();
+  std::vector<hp> B(2 * w.size());
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    const hp wi = abs(convert<hp>(w[i]));
+    const hp em = u * abs(hp(m)) * wi + lib, ek = u * abs(hp(k)) * wi + lib,
+             emk = u * abs(hp(m + k)) * wi + lib;
+    // |c~|, |s~|, |p~0|, |p~1| <= 1; the product-sum has 2 non-zero terms,
+    // bounded as a d-term dot (the zeros add exactly, gamma_d covers it).
+    const hp prod = (g2 > gd ? g2 : gd) * 2;
+    const hp data = 2 * ek + 2 * em + 2 * ek * em;  // |c~ p~0 - c p0| + |s~ p~1 - s p1|
+    B[2 * i] = B[2 * i + 1] = prod + data + emk + 8 * underflow_floor<T>();
+  }
+  return B;
 }
 
 }  // namespace pv

@@ -165,6 +165,65 @@ void rope_laws(std::uint64_t seed, std::uint64_t first, std::uint64_t cases, dou
   out.push_back(shift.finish(cases));
 }
 
+template <class T>
+void sinusoid_law(std::uint64_t seed, std::uint64_t first, std::uint64_t cases, double scale,
+                  std::vector<budget_row>& out) {
+  accum acc;
+  acc.row = {"sinusoid.linear-shift |p(m + k) - M_k p(m)|", "sinusoid_shift_bound",
+             type_name<T>() + " sequential"};
+  for (std::uint64_t i = first; i < first + cases; ++i) {
+    case_rng g(seed, 3, i);
+    const std::size_t d = 2 * g.in(1, 32);
+    const auto w = geometric_speeds<T>(d, T(10000));
+    const double m = static_cast<double>(g.in(0, 8191)), k = static_cast<double>(g.in(0, 8191));
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "d = %zu, base 10000, m = %.0f, k = %.0f", d, m, k);
+    const auto P = sinusoid_with_speeds<T>({m, m + k}, w);
+    const auto M = sinusoid_shift_map<T>(w, k);
+    matrix<T> pm(d, 1);
+    for (std::size_t j = 0; j < d; ++j) pm(j, 0) = P(0, j);
+    const auto y = matmul(M, pm);
+    const auto B = sinusoid_shift_bound<T>(w, m, k);
+    for (std::size_t j = 0; j < d; ++j) {
+      const hp diff = abs(convert<hp>(y(j, 0)) - convert<hp>(P(1, j)));
+      acc.add(static_cast<double>(ulp_distance(y(j, 0), P(1, j))), diff, B[j], scale, i, buf);
+    }
+  }
+  out.push_back(acc.finish(cases));
+}
+
+template <class T>
+void flux_law(std::uint64_t seed, std::uint64_t first, std::uint64_t cases, double scale,
+              std::vector<budget_row>& out) {
+  accum acc;
+  acc.row = {"flux.separate-offsets |dot(p + s e_axis, p' + s e_axis) - dot(p, p')|",
+             "rope_dot_bound (FLUX layout [16, 56, 56]) at both position pairs",
+             type_name<T>() + " sequential"};
+  const auto L = rope_flux<T>();
+  for (std::uint64_t i = first; i < first + cases; ++i) {
+    case_rng g(seed, 4, i);
+    const auto qk = random_tokens(g, 2, L.head_dim);
+    const std::size_t axis = g.in(1, 2);
+    double p[3] = {0, double(g.in(0, 63)), double(g.in(0, 63))};
+    double pp[3] = {0, double(g.in(0, 63)), double(g.in(0, 63))};
+    const double s = double(g.in(0, 63));
+    double ps[3] = {p[0], p[1], p[2]}, pps[3] = {pp[0], pp[1], pp[2]};
+    ps[axis] += s;
+    pps[axis] += s;
+    char buf[160];
+    std::snprintf(buf, sizeof buf, ", p = (0, %.0f, %.0f), p' = (0, %.0f, %.0f), shift %.0f along axis %zu",
+                  p[1], p[2], pp[1], pp[2], s, axis);
+    const std::string input = "q, k = " + to_string(qk) + buf;
+    const auto q = convert_matrix<T>(qk);
+    const T base = rope_dot(L, q.row(0), p, q.row(1), pp);
+    const T shifted = rope_dot(L, q.row(0), ps, q.row(1), pps);
+    const hp b = rope_dot_bound(L, q.row(0), p, q.row(1), pp) + rope_dot_bound(L, q.row(0), ps, q.row(1), pps);
+    acc.add(static_cast<double>(ulp_distance(shifted, base)), abs(convert<hp>(shifted) - convert<hp>(base)),
+            b, scale, i, input);
+  }
+  out.push_back(acc.finish(cases));
+}
+
 std::string fmt(double x, const char* f = "%.3g") {
   char buf[64];
   std::snprintf(buf, sizeof buf, f, x);
@@ -182,6 +241,10 @@ std::vector<budget_row> run_budgets(std::uint64_t seed, std::uint64_t cases, dou
   }
   rope_laws<double>(seed, first_case, cases, bound_scale, rows);
   rope_laws<float>(seed, first_case, cases, bound_scale, rows);
+  flux_law<double>(seed, first_case, cases, bound_scale, rows);
+  flux_law<float>(seed, first_case, cases, bound_scale, rows);
+  sinusoid_law<double>(seed, first_case, cases, bound_scale, rows);
+  sinusoid_law<float>(seed, first_case, cases, bound_scale, rows);
   return rows;
 }
 

@@ -16,7 +16,7 @@ namespace {
 
 TEST(ErrorBudgets, ObservedErrorsWithinBounds) {
   const auto rows = run_budgets(/*seed=*/1, /*cases=*/200);
-  ASSERT_EQ(rows.size(), 12u);
+  ASSERT_EQ(rows.size(), 16u);
   for (const auto& r : rows) {
     std::cout << r.law << " | " << r.impl << ": max " << r.max_ulps << " ulps, rms " << r.rms_ulps
               << ", max/bound " << r.max_ratio << ", rms/bound " << r.rms_ratio << "\n";
@@ -27,6 +27,9 @@ TEST(ErrorBudgets, ObservedErrorsWithinBounds) {
     if (r.impl.find("correctly_rounded") != std::string::npos &&
         r.law.rfind("attention.permutation", 0) == 0) {
       EXPECT_EQ(r.max_ulps, 0.0);  // order-independent: bit for bit
+    } else {
+      // Not vacuous: the worst case comes within a factor 1000 of the bound.
+      EXPECT_GT(r.max_ratio, 1e-3) << r.law << " " << r.impl;
     }
   }
 }
@@ -78,7 +81,7 @@ TEST(ErrorBudgets, CommandWritesBothFiles) {
   ss << js.rdbuf();
   const auto j = json::parse(ss.str());
   EXPECT_TRUE(j.find("all_within_bounds")->as_bool());
-  EXPECT_EQ(j.find("rows")->size(), 12u);
+  EXPECT_EQ(j.find("rows")->size(), 16u);
   // Bad usage: exit 2, nothing written.
   const std::string bad = std::string(bin) + " budgets --out " + dir + "/bad --cases x 2> /dev/null";
   const int rc = std::system(bad.c_str());
