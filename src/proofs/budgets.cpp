@@ -47,6 +47,14 @@ hp ulp_at(const hp& y) {
   return ldexp(hp(1), e - p);
 }
 
+budget_row make_row(std::string law, std::string bound, std::string impl) {
+  budget_row r;
+  r.law = std::move(law);
+  r.bound = std::move(bound);
+  r.impl = std::move(impl);
+  return r;
+}
+
 struct accum {
   budget_row row;
   double sum_u2 = 0, sum_r2 = 0;
@@ -93,9 +101,9 @@ template <class T>
 void attention_laws(std::uint64_t seed, std::uint64_t first, std::uint64_t cases, double scale,
                     reduction red, std::vector<budget_row>& out) {
   accum fwd, perm;
-  fwd.row = {"attention forward error |y~ - y|", "attention_forward_bound", impl_name<T>(red)};
-  perm.row = {"attention.permutation_equivariance |A(PX) - P A(X)|", "attention_reorder_bound",
-              impl_name<T>(red)};
+  fwd.row = make_row("attention forward error |y~ - y|", "attention_forward_bound", impl_name<T>(red));
+  perm.row = make_row("attention.permutation_equivariance |A(PX) - P A(X)|", "attention_reorder_bound",
+              impl_name<T>(red));
   attention_options<T> o;
   o.sum = red;
   for (std::uint64_t i = first; i < first + cases; ++i) {
@@ -133,9 +141,9 @@ void rope_laws(std::uint64_t seed, std::uint64_t first, std::uint64_t cases, dou
                std::vector<budget_row>& out) {
   accum fwd, shift;
   const std::string impl = type_name<T>() + " sequential";
-  fwd.row = {"rope_dot forward error |<R(m)q, R(n)k>~ - exact|", "rope_dot_bound", impl};
-  shift.row = {"rope.shift_invariance |dot(m+s, n+s) - dot(m, n)|",
-               "rope_dot_bound(m+s, n+s) + rope_dot_bound(m, n)", impl};
+  fwd.row = make_row("rope_dot forward error |<R(m)q, R(n)k>~ - exact|", "rope_dot_bound", impl);
+  shift.row = make_row("rope.shift_invariance |dot(m+s, n+s) - dot(m, n)|",
+               "rope_dot_bound(m+s, n+s) + rope_dot_bound(m, n)", impl);
   for (std::uint64_t i = first; i < first + cases; ++i) {
     case_rng g(seed, 2, i);
     const std::size_t d = 2 * g.in(1, 8);
@@ -169,8 +177,8 @@ template <class T>
 void sinusoid_law(std::uint64_t seed, std::uint64_t first, std::uint64_t cases, double scale,
                   std::vector<budget_row>& out) {
   accum acc;
-  acc.row = {"sinusoid.linear-shift |p(m + k) - M_k p(m)|", "sinusoid_shift_bound",
-             type_name<T>() + " sequential"};
+  acc.row = make_row("sinusoid.linear-shift |p(m + k) - M_k p(m)|", "sinusoid_shift_bound",
+             type_name<T>() + " sequential");
   for (std::uint64_t i = first; i < first + cases; ++i) {
     case_rng g(seed, 3, i);
     const std::size_t d = 2 * g.in(1, 32);
@@ -196,9 +204,9 @@ template <class T>
 void flux_law(std::uint64_t seed, std::uint64_t first, std::uint64_t cases, double scale,
               std::vector<budget_row>& out) {
   accum acc;
-  acc.row = {"flux.separate-offsets |dot(p + s e_axis, p' + s e_axis) - dot(p, p')|",
+  acc.row = make_row("flux.separate-offsets |dot(p + s e_axis, p' + s e_axis) - dot(p, p')|",
              "rope_dot_bound (FLUX layout [16, 56, 56]) at both position pairs",
-             type_name<T>() + " sequential"};
+             type_name<T>() + " sequential");
   const auto L = rope_flux<T>();
   for (std::uint64_t i = first; i < first + cases; ++i) {
     case_rng g(seed, 4, i);

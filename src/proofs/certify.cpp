@@ -59,7 +59,7 @@ parsed_decimal parse_printed(const std::string& p) {
   bool neg = false;
   std::string s = p;
   // Accept the chapter's minus sign U+2212 as well as '-'.
-  if (s.rfind("\u2212", 0) == 0) s = "-" + s.substr(3);
+  if (s.rfind("\u2212", 0) == 0) s.replace(0, 3, "-");
   if (i < s.size() && (s[i] == '-' || s[i] == '+')) neg = s[i++] == '-';
   std::string digits;
   bool dot = false, any = false;
@@ -103,7 +103,7 @@ std::string upper_decimal(const interval& x, int digits) {
 
 certificate certify_rounding(std::string name, std::string formula, const interval& x,
                              const std::string& printed) {
-  certificate c{std::move(name), std::move(formula), x, printed, "", cert_verdict::undecided, ""};
+  certificate c{std::move(name), std::move(formula), x, printed, "", cert_verdict::undecided, "", ""};
   auto p = parse_printed(printed);
   c.rule = "every number in the enclosure rounds to the printed value at " +
            std::to_string(p.decimals) + " decimals";
@@ -137,7 +137,7 @@ certificate certify_rounding(std::string name, std::string formula, const interv
 
 certificate certify_exact(std::string name, std::string formula, const interval& x, long printed) {
   certificate c{std::move(name), std::move(formula), x, std::to_string(printed),
-                "the exact value equals the printed integer", cert_verdict::undecided, ""};
+                "the exact value equals the printed integer", cert_verdict::undecided, "", ""};
   const auto* xb = x.backend().data();
   const bool point = mpfr_equal_p(&xb->left, &xb->right) != 0;
   if (point && mpfr_cmp_si(&xb->left, printed) == 0) {

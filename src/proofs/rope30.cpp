@@ -12,7 +12,11 @@ namespace {
 
 qsqrt3 dot(const vec3& x, const vec3& y) { return x[0] * y[0] + x[1] * y[1]; }
 
-std::string str(const vec3& v) { return "(" + v[0].str() + ", " + v[1].str() + ")"; }
+std::string str(const vec3& v) {
+  std::string s("(");
+  s.append(v[0].str()).append(", ").append(v[1].str()).append(")");
+  return s;
+}
 
 }  // namespace
 
