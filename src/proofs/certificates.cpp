@@ -40,3 +40,9 @@ PV_CERTIFY("carousel.b");
 PV_CERTIFY("carousel.c");
 PV_CERTIFY("p5.no-encoding");
 PV_CERTIFY("p5.with-encoding");
+
+PV_CLAIM_PROOF("p5.with-encoding", "symmetry broken in every order",
+               [](const pv::claims::context&, pv::claim_result& r) {
+                 pv::proofs::add_proof(r, "every_order_breaks_symmetry",
+                                       pv::proofs::p5_encoding_breaks_every_order());
+               });

@@ -2,6 +2,9 @@
 
 #include "rope30.h"
 
+#include <mpfi.h>
+
+#include <algorithm>
 #include <stdexcept>
 
 namespace pv::proofs {
@@ -83,6 +86,40 @@ std::vector<ivec> p5_attention(const std::string& order, p5_encoding enc) {
     out.push_back({num[0] / z, num[1] / z});
   }
   return out;
+}
+
+json p5_encoding_breaks_every_order() {
+  const std::string base_order = "abc";
+  const auto base = p5_attention(base_order, p5_encoding::exact);
+  json orders = json::object();
+  bool all = true;
+  std::string order = base_order;
+  while (std::next_permutation(order.begin(), order.end())) {
+    const auto out = p5_attention(order, p5_encoding::exact);
+    std::string witness;
+    for (std::size_t pos = 0; pos < order.size() && witness.empty(); ++pos) {
+      const std::size_t was = base_order.find(order[pos]);
+      for (std::size_t c = 0; c < 2 && witness.empty(); ++c) {
+        const auto* x = out[pos][c].backend().data();
+        const auto* y = base[was][c].backend().data();
+        if (mpfr_cmp(&x->right, &y->left) < 0 || mpfr_cmp(&y->right, &x->left) < 0)
+          witness = std::string("token ") + order[pos] + " component " + std::to_string(c) + ": [" +
+                    lower_decimal(out[pos][c], 12) + ", " + upper_decimal(out[pos][c], 12) + "] vs [" +
+                    lower_decimal(base[was][c], 12) + ", " + upper_decimal(base[was][c], 12) + "]";
+      }
+    }
+    json o = json::object();
+    o.set("verdict", json::string(witness.empty() ? "undecided" : "proved broken"));
+    if (!witness.empty()) o.set("witness", json::string(witness));
+    all = all && !witness.empty();
+    orders.set(std::string("[") + order[0] + ", " + order[1] + ", " + order[2] + "]", o);
+  }
+  json j = json::object();
+  j.set("law", json::string("with (sin m, cos m) added at positions 0, 1, 2, no non-identity order of "
+                            "a, b, c just permutes the outputs"));
+  j.set("orders", orders);
+  j.set("verdict", json::string(all ? "proved (MPFI, every non-identity order)" : "undecided"));
+  return j;
 }
 
 std::vector<std::string> certified_claim_ids() {

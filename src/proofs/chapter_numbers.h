@@ -32,6 +32,13 @@ interval additive_dot(long m, long n, additive_reading r);
 enum class p5_encoding { none, exact, rounded };
 std::vector<ivec> p5_attention(const std::string& order, p5_encoding enc);
 
+/// Certified symmetry breaking (p5.with-encoding): for every non-identity
+/// order of a, b, c with the exact sinusoid added by position, some token's
+/// output enclosure is disjoint from its output in the order [a, b, c]. The
+/// record lists, per order, whether it is proved broken and the token and
+/// component that show it.
+json p5_encoding_breaks_every_order();
+
 /// All certificates attached to claim `id` (empty for claims without
 /// printed figures).
 std::vector<certificate> chapter_certificates(const std::string& claim_id);

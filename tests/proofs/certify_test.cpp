@@ -59,6 +59,12 @@ TEST(Certify, ThirtyDegreeDotsCarryTheirExactValues) {
   EXPECT_EQ(cs[2].exact, "0 + 1/2*sqrt(3)");
 }
 
+TEST(Certify, EncodingBreaksEveryNonIdentityOrder) {
+  const auto j = p5_encoding_breaks_every_order();
+  EXPECT_EQ(j.find("orders")->size(), 5u);
+  EXPECT_EQ(j.find("verdict")->as_string(), "proved (MPFI, every non-identity order)");
+}
+
 TEST(Certify, WrongPrintedValueIsDisproved) {
   // Planted counterexample: the neighbour dot printed one unit too high.
   const auto c = certify_rounding("dot_3_4", "", rope30_dot(3, 4), "0.867");
