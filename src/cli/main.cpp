@@ -3,6 +3,7 @@
 #include "claims/registry.h"
 #include "posverify/report.h"
 #include "posverify/scalar.h"
+#include "proofs/budgets.h"
 #include "properties/runner.h"
 
 #include <cerrno>
@@ -24,6 +25,8 @@ const char* usage_text =
     "                       write claims.md and claims.json\n"
     "  replay ID HEX        rerun exactly one failing case of property ID\n"
     "  list                 list the claim and property ids\n"
+    "  budgets [--out DIR] [--seed S] [--cases N] [--case I]  error budgets of the\n"
+    "                       built-in implementations: error_budgets.md and .json\n"
     "\n"
     "options of verify:\n"
     "  --out DIR            where the reports go (default reports/)\n"
@@ -167,6 +170,7 @@ int main(int argc, char** argv) {
     if (cmd == "verify") return cmd_verify(rest);
     if (cmd == "replay") return cmd_replay(rest);
     if (cmd == "list") return cmd_list();
+    if (cmd == "budgets") return pv::proofs::cmd_budgets(rest);
     throw usage_error("unknown command '" + cmd + "'");
   } catch (const usage_error& e) {
     std::cerr << "posverify: " << e.what() << "\n\n" << usage_text;

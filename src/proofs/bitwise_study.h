@@ -1,0 +1,43 @@
+// What "largest difference 0" means in IEEE arithmetic (issue 4): the
+// permutation law of the six cells measured in ulps over all 720 orders, for
+// the ordinary sequential reduction and the correctly rounded one, in
+// float64 and float32, on the documented six-cell input and on random inputs.
+#pragma once
+
+#include "posverify/json.h"
+#include "posverify/matrix.h"
+
+#include <cstdint>
+#include <string>
+
+namespace pv::proofs {
+
+/// Random input number `index` of the study for `seed`: 6 x 4 entries
+/// k / 2^19 with k uniform in [-2^20, 2^20] (splitmix64 of seed and index),
+/// exact in float32 and float64, so both types see the same numbers.
+matrix<double> study_input(std::uint64_t seed, std::uint64_t index, std::size_t rows = 6,
+                           std::size_t cols = 4);
+
+/// splitmix64: the generator of every replayable case of the proofs.
+std::uint64_t splitmix64(std::uint64_t& state);
+
+struct study_cell {
+  std::string type, reduction;
+  std::int64_t six_cell_max_ulps = 0;
+  bool six_cell_bitwise = true;
+  std::int64_t chapter_order_max_ulps = 0;  ///< the order [5, 2, 4, 0, 1, 3] alone
+  std::int64_t random_max_ulps = 0;
+  std::uint64_t random_inputs = 0;
+  std::uint64_t random_orders = 0;
+  std::uint64_t random_orders_not_bitwise = 0;
+  std::uint64_t worst_index = 0;  ///< input index attaining random_max_ulps
+  bool within_reorder_bound = true;
+};
+
+/// Runs the study: both types, both reductions, `inputs` random inputs of
+/// `seed` (each with all 720 orders).
+std::vector<study_cell> bitwise_study(std::uint64_t seed, std::uint64_t inputs);
+
+json to_json(const std::vector<study_cell>& cells, std::uint64_t seed);
+
+}  // namespace pv::proofs

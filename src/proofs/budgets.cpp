@@ -1,0 +1,394 @@
+#include "budgets.h"
+
+#include "bitwise_study.h"  // splitmix64
+#include "orders.h"         // ulp_distance
+#include "posverify/error_bounds.h"
+#include "posverify/report.h"  // write_file_atomic
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+#include <sys/stat.h>
+
+namespace pv::proofs {
+
+namespace {
+
+/// Case generator: splitmix64 of (seed, law tag, index); `case_rng(seed,
+/// tag, i)` regenerates case i of a law exactly.
+struct case_rng {
+  std::uint64_t st;
+  case_rng(std::uint64_t seed, std::uint64_t tag, std::uint64_t index)
+      : st(seed * 0x9e3779b97f4a7c15ULL ^ (tag << 48) ^ index) {}
+  std::uint64_t next() { return splitmix64(st); }
+  std::size_t in(std::size_t lo, std::size_t hi) { return lo + next() % (hi - lo + 1); }
+  /// k / 2^19 * 2^e, k in [-2^20, 2^20], e in [-3, 1]: exact in float.
+  double entry(int e) {
+    const auto k = static_cast<std::int64_t>(next() % ((1u << 21) + 1)) - (1 << 20);
+    return std::ldexp(static_cast<double>(k), -19 + e);
+  }
+};
+
+/// One ulp of T at the magnitude of the exact value y (the spacing of T
+/// there; for |y| below the smallest normal, the subnormal spacing).
+template <class T>
+hp ulp_at(const hp& y) {
+  const int p = std::numeric_limits<T>::digits;
+  const int emin = std::numeric_limits<T>::min_exponent;  // 2^(emin-1) = min normal
+  int e = emin;
+  if (y != 0) {
+    long ex = 0;
+    frexp(y, &ex);  // y = f 2^ex, f in [1/2, 1)
+    e = std::max<int>(static_cast<int>(ex), emin);
+  }
+  return ldexp(hp(1), e - p);
+}
+
+budget_row make_row(std::string law, std::string bound, std::string impl) {
+  budget_row r;
+  r.law = std::move(law);
+  r.bound = std::move(bound);
+  r.impl = std::move(impl);
+  return r;
+}
+
+struct accum {
+  budget_row row;
+  double sum_u2 = 0, sum_r2 = 0;
+  void add(double ulps, const hp& diff, const hp& bound, double scale, std::uint64_t index,
+           const std::string& input) {
+    ++row.entries;
+    sum_u2 += ulps * ulps;
+    if (ulps > row.max_ulps) row.max_ulps = ulps;
+    const hp b = bound * hp(scale);
+    const double ratio = b > 0 ? static_cast<double>(diff / b) : (diff > 0 ? INFINITY : 0.0);
+    sum_r2 += ratio * ratio;
+    if (ratio > row.max_ratio || row.worst_input.empty()) {
+      if (ratio > row.max_ratio) row.max_ratio = ratio;
+      if (row.worst_input.empty() || ratio == row.max_ratio) {
+        row.worst_case = index;
+        row.worst_input = input;
+      }
+    }
+    if (!(diff <= b)) row.within_bound = false;
+  }
+  budget_row finish(std::uint64_t cases) {
+    row.cases = cases;
+    if (row.entries) {
+      row.rms_ulps = std::sqrt(sum_u2 / static_cast<double>(row.entries));
+      row.rms_ratio = std::sqrt(sum_r2 / static_cast<double>(row.entries));
+    }
+    return row;
+  }
+};
+
+matrix<double> random_tokens(case_rng& g, std::size_t n, std::size_t d) {
+  const int e = static_cast<int>(g.in(0, 4)) - 3;
+  matrix<double> X(n, d);
+  for (auto& x : X.a) x = g.entry(e);
+  return X;
+}
+
+template <class T>
+std::string impl_name(reduction r) {
+  return type_name<T>() + " " + to_string(r);
+}
+
+template <class T>
+void attention_laws(std::uint64_t seed, std::uint64_t first, std::uint64_t cases, double scale,
+                    reduction red, std::vector<budget_row>& out) {
+  accum fwd, perm;
+  fwd.row = make_row("attention forward error |y~ - y|", "attention_forward_bound", impl_name<T>(red));
+  perm.row = make_row("attention.permutation_equivariance |A(PX) - P A(X)|", "attention_reorder_bound",
+              impl_name<T>(red));
+  attention_options<T> o;
+  o.sum = red;
+  for (std::uint64_t i = first; i < first + cases; ++i) {
+    case_rng g(seed, 1, i);
+    const std::size_t n = g.in(2, 8), d = g.in(2, 8);
+    const auto X0 = random_tokens(g, n, d);
+    permutation perm_v(n);
+    for (std::size_t k = 0; k < n; ++k) perm_v[k] = k;
+    for (std::size_t k = n - 1; k > 0; --k) std::swap(perm_v[k], perm_v[g.in(0, k)]);
+    const std::string input = "X = " + to_string(X0) + ", P = " + to_string(perm_v);
+    const auto X = convert_matrix<T>(X0);
+    const auto Y = attention(X, X, X, o);
+    const auto Xh = convert_matrix<hp>(X);
+    const auto Yh = attention(Xh, Xh, Xh, attention_options<hp>{});
+    const auto B = attention_forward_bound(X, X, X, o);
+    for (std::size_t k = 0; k < Y.a.size(); ++k) {
+      const hp diff = abs(convert<hp>(Y.a[k]) - Yh.a[k]);
+      fwd.add(static_cast<double>(diff / ulp_at<T>(Yh.a[k])), diff, B.a[k], scale, i, input);
+    }
+    const auto PX = permute_rows(X, perm_v);
+    const auto A = attention(PX, PX, PX, o);
+    const auto PA = permute_rows(Y, perm_v);
+    const auto R = attention_reorder_bound(PX, PX, PX, o);
+    for (std::size_t k = 0; k < A.a.size(); ++k) {
+      const hp diff = abs(convert<hp>(A.a[k]) - convert<hp>(PA.a[k]));
+      perm.add(static_cast<double>(ulp_distance(A.a[k], PA.a[k])), diff, R.a[k], scale, i, input);
+    }
+  }
+  out.push_back(fwd.finish(cases));
+  out.push_back(perm.finish(cases));
+}
+
+template <class T>
+void rope_laws(std::uint64_t seed, std::uint64_t first, std::uint64_t cases, double scale,
+               std::vector<budget_row>& out) {
+  accum fwd, shift;
+  const std::string impl = type_name<T>() + " sequential";
+  fwd.row = make_row("rope_dot forward error |<R(m)q, R(n)k>~ - exact|", "rope_dot_bound", impl);
+  shift.row = make_row("rope.shift_invariance |dot(m+s, n+s) - dot(m, n)|",
+               "rope_dot_bound(m+s, n+s) + rope_dot_bound(m, n)", impl);
+  for (std::uint64_t i = first; i < first + cases; ++i) {
+    case_rng g(seed, 2, i);
+    const std::size_t d = 2 * g.in(1, 8);
+    const auto L = rope_ladder<T>(d, T(10000), pairing::adjacent);
+    rope_layout<hp> Lh = {L.head_dim, L.n_axes, {}};
+    for (const auto& p : L.pairs) Lh.pairs.push_back({p.a, p.b, p.axis, convert<hp>(p.speed)});
+    const auto qk = random_tokens(g, 2, d);
+    const double m = static_cast<double>(g.in(0, 4095)), n = static_cast<double>(g.in(0, 4095)),
+                 s = static_cast<double>(g.in(0, 4095));
+    const double ms = m + s, ns = n + s;
+    char buf[96];
+    std::snprintf(buf, sizeof buf, ", d = %zu, m = %.0f, n = %.0f, s = %.0f, theta = 10000", d, m, n, s);
+    const std::string input = "q, k = " + to_string(qk) + buf;
+    const auto q = convert_matrix<T>(qk);
+    const auto qh = convert_matrix<hp>(q);
+    const T base = rope_dot(L, q.row(0), &m, q.row(1), &n);
+    const T shifted = rope_dot(L, q.row(0), &ms, q.row(1), &ns);
+    const hp exact = rope_dot(Lh, qh.row(0), &m, qh.row(1), &n);
+    const hp bm = rope_dot_bound(L, q.row(0), &m, q.row(1), &n);
+    const hp bs = rope_dot_bound(L, q.row(0), &ms, q.row(1), &ns);
+    const hp diff = abs(convert<hp>(base) - exact);
+    fwd.add(static_cast<double>(diff / ulp_at<T>(exact)), diff, bm, scale, i, input);
+    const hp sd = abs(convert<hp>(shifted) - convert<hp>(base));
+    shift.add(static_cast<double>(ulp_distance(shifted, base)), sd, bm + bs, scale, i, input);
+  }
+  out.push_back(fwd.finish(cases));
+  out.push_back(shift.finish(cases));
+}
+
+template <class T>
+void sinusoid_law(std::uint64_t seed, std::uint64_t first, std::uint64_t cases, double scale,
+                  std::vector<budget_row>& out) {
+  accum acc;
+  acc.row = make_row("sinusoid.linear-shift |p(m + k) - M_k p(m)|", "sinusoid_shift_bound",
+             type_name<T>() + " sequential");
+  for (std::uint64_t i = first; i < first + cases; ++i) {
+    case_rng g(seed, 3, i);
+    const std::size_t d = 2 * g.in(1, 32);
+    const auto w = geometric_speeds<T>(d, T(10000));
+    const double m = static_cast<double>(g.in(0, 8191)), k = static_cast<double>(g.in(0, 8191));
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "d = %zu, base 10000, m = %.0f, k = %.0f", d, m, k);
+    const auto P = sinusoid_with_speeds<T>({m, m + k}, w);
+    const auto M = sinusoid_shift_map<T>(w, k);
+    matrix<T> pm(d, 1);
+    for (std::size_t j = 0; j < d; ++j) pm(j, 0) = P(0, j);
+    const auto y = matmul(M, pm);
+    const auto B = sinusoid_shift_bound<T>(w, m, k);
+    for (std::size_t j = 0; j < d; ++j) {
+      const hp diff = abs(convert<hp>(y(j, 0)) - convert<hp>(P(1, j)));
+      acc.add(static_cast<double>(ulp_distance(y(j, 0), P(1, j))), diff, B[j], scale, i, buf);
+    }
+  }
+  out.push_back(acc.finish(cases));
+}
+
+template <class T>
+void flux_law(std::uint64_t seed, std::uint64_t first, std::uint64_t cases, double scale,
+              std::vector<budget_row>& out) {
+  accum acc;
+  acc.row = make_row("flux.separate-offsets |dot(p + s e_axis, p' + s e_axis) - dot(p, p')|",
+             "rope_dot_bound (FLUX layout [16, 56, 56]) at both position pairs",
+             type_name<T>() + " sequential");
+  const auto L = rope_flux<T>();
+  for (std::uint64_t i = first; i < first + cases; ++i) {
+    case_rng g(seed, 4, i);
+    const auto qk = random_tokens(g, 2, L.head_dim);
+    const std::size_t axis = g.in(1, 2);
+    double p[3] = {0, double(g.in(0, 63)), double(g.in(0, 63))};
+    double pp[3] = {0, double(g.in(0, 63)), double(g.in(0, 63))};
+    const double s = double(g.in(0, 63));
+    double ps[3] = {p[0], p[1], p[2]}, pps[3] = {pp[0], pp[1], pp[2]};
+    ps[axis] += s;
+    pps[axis] += s;
+    char buf[160];
+    std::snprintf(buf, sizeof buf, ", p = (0, %.0f, %.0f), p' = (0, %.0f, %.0f), shift %.0f along axis %zu",
+                  p[1], p[2], pp[1], pp[2], s, axis);
+    const std::string input = "q, k = " + to_string(qk) + buf;
+    const auto q = convert_matrix<T>(qk);
+    const T base = rope_dot(L, q.row(0), p, q.row(1), pp);
+    const T shifted = rope_dot(L, q.row(0), ps, q.row(1), pps);
+    const hp b = rope_dot_bound(L, q.row(0), p, q.row(1), pp) + rope_dot_bound(L, q.row(0), ps, q.row(1), pps);
+    acc.add(static_cast<double>(ulp_distance(shifted, base)), abs(convert<hp>(shifted) - convert<hp>(base)),
+            b, scale, i, input);
+  }
+  out.push_back(acc.finish(cases));
+}
+
+std::string fmt(double x, const char* f = "%.3g") {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, x);
+  return buf;
+}
+
+}  // namespace
+
+std::vector<budget_row> run_budgets(std::uint64_t seed, std::uint64_t cases, double bound_scale,
+                                    std::uint64_t first_case) {
+  std::vector<budget_row> rows;
+  for (auto red : {reduction::sequential, reduction::correctly_rounded}) {
+    attention_laws<double>(seed, first_case, cases, bound_scale, red, rows);
+    attention_laws<float>(seed, first_case, cases, bound_scale, red, rows);
+  }
+  rope_laws<double>(seed, first_case, cases, bound_scale, rows);
+  rope_laws<float>(seed, first_case, cases, bound_scale, rows);
+  flux_law<double>(seed, first_case, cases, bound_scale, rows);
+  flux_law<float>(seed, first_case, cases, bound_scale, rows);
+  sinusoid_law<double>(seed, first_case, cases, bound_scale, rows);
+  sinusoid_law<float>(seed, first_case, cases, bound_scale, rows);
+  return rows;
+}
+
+json budgets_to_json(const std::vector<budget_row>& rows, std::uint64_t seed, std::uint64_t cases) {
+  json j = json::object();
+  j.set("tool", json::string("posverify budgets"));
+  j.set("seed", json::string(std::to_string(seed)));
+  j.set("cases_per_row", json::integer(static_cast<std::int64_t>(cases)));
+  j.set("precision_bits", json::integer(ref::precision_bits()));
+  j.set("assumption", json::string("libm exp, sin, cos within 1 ulp (relative error <= 2u)"));
+  json arr = json::array();
+  bool ok = true;
+  for (const auto& r : rows) {
+    json o = json::object();
+    o.set("law", json::string(r.law));
+    o.set("bound", json::string(r.bound));
+    o.set("implementation", json::string(r.impl));
+    o.set("cases", json::integer(static_cast<std::int64_t>(r.cases)));
+    o.set("entries", json::integer(static_cast<std::int64_t>(r.entries)));
+    o.set("max_ulps", json::number(fmt(r.max_ulps, "%.6g")));
+    o.set("rms_ulps", json::number(fmt(r.rms_ulps, "%.6g")));
+    o.set("max_over_bound", json::number(fmt(r.max_ratio, "%.6g")));
+    o.set("rms_over_bound", json::number(fmt(r.rms_ratio, "%.6g")));
+    o.set("within_bound", json::boolean(r.within_bound));
+    o.set("worst_case", json::string("seed " + std::to_string(seed) + ", case " + std::to_string(r.worst_case)));
+    o.set("worst_input", json::string(r.worst_input));
+    ok = ok && r.within_bound;
+    arr.push(o);
+  }
+  j.set("rows", arr);
+  j.set("all_within_bounds", json::boolean(ok));
+  return j;
+}
+
+std::string budgets_to_markdown(const std::vector<budget_row>& rows, std::uint64_t seed,
+                                std::uint64_t cases) {
+  std::string s = "# Error budgets\n\n";
+  s += "Observed errors of posverify's built-in implementations against the high-precision "
+       "reference (MPFR, " + std::to_string(ref::precision_bits()) + " bits) and against the "
+       "a-priori bounds of `src/posverify/error_bounds.h` that the tolerances use. " +
+       std::to_string(cases) + " random cases per row, seed " + std::to_string(seed) +
+       "; a case is regenerated from the seed and its index (`posverify budgets --seed " +
+       std::to_string(seed) + " --case I` reruns case I of every row). Ulps: forward errors in units of the spacing of the type at "
+       "the exact value; law residuals as the number of representable values between the two "
+       "results. Assumes libm exp/sin/cos within 1 ulp.\n";
+  std::vector<std::string> laws;  // in order of first appearance
+  for (const auto& r : rows)
+    if (std::find(laws.begin(), laws.end(), r.law) == laws.end()) laws.push_back(r.law);
+  for (const auto& law : laws) {
+    bool first = true;
+    for (const auto& r : rows) {
+      if (r.law != law) continue;
+      if (first) {
+        s += "\n## " + r.law + "\n\nbound: `" + r.bound + "`\n\n";
+        s += "| implementation | cases | entries | max ulps | RMS ulps | max / bound | RMS / bound | worst case (by max / bound) | within bound |\n";
+        s += "|---|---|---|---|---|---|---|---|---|\n";
+        first = false;
+      }
+      s += "| " + r.impl + " | " + std::to_string(r.cases) + " | " + std::to_string(r.entries) + " | " +
+           fmt(r.max_ulps) + " | " + fmt(r.rms_ulps) + " | " + fmt(r.max_ratio) + " | " +
+           fmt(r.rms_ratio) + " | " + std::to_string(r.worst_case) + " | " +
+           (r.within_bound ? "yes" : "**NO**") + " |\n";
+    }
+  }
+  s += "\n## Worst inputs\n\n";
+  for (const auto& r : rows)
+    s += "- " + r.law + ", " + r.impl + ": case " + std::to_string(r.worst_case) + ": `" +
+         r.worst_input + "`\n";
+  return s;
+}
+
+namespace {
+std::uint64_t parse_whole(const std::string& flag, const std::string& v, std::uint64_t lo,
+                          std::uint64_t hi) {
+  if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos)
+    throw std::invalid_argument(flag + ": expected a whole number, got '" + v + "'");
+  errno = 0;
+  const unsigned long long x = std::strtoull(v.c_str(), nullptr, 10);
+  if (errno == ERANGE || x < lo || x > hi)
+    throw std::invalid_argument(flag + ": " + v + " is out of range [" + std::to_string(lo) + ", " +
+                                std::to_string(hi) + "]");
+  return x;
+}
+}  // namespace
+
+int cmd_budgets(const std::vector<std::string>& args) {
+  std::string out_dir = "reports";
+  std::uint64_t seed = 1, cases = 1000;
+  bool replay = false;
+  std::uint64_t replay_case = 0;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= args.size()) throw std::invalid_argument(a + " needs a value");
+      return args[++i];
+    };
+    if (a == "--out") out_dir = value();
+    else if (a == "--seed") seed = parse_whole(a, value(), 0, UINT64_MAX);
+    else if (a == "--cases") cases = parse_whole(a, value(), 1, 1000000);
+    else if (a == "--case") {
+      replay = true;
+      replay_case = parse_whole(a, value(), 0, UINT64_MAX - 1);
+    }
+    else throw std::invalid_argument("budgets: unknown option '" + a + "'");
+  }
+  if (replay) {  // one case of every row, printed in full; nothing written
+    bool ok = true;
+    for (const auto& r : run_budgets(seed, 1, 1, replay_case)) {
+      std::printf("%s | %s | case %llu: %.6g ulps, %.6g of the bound (%s)\n  input: %s\n",
+                  r.law.c_str(), r.impl.c_str(), static_cast<unsigned long long>(replay_case),
+                  r.max_ulps, r.max_ratio, r.within_bound ? "within" : "EXCEEDED",
+                  r.worst_input.c_str());
+      ok = ok && r.within_bound;
+    }
+    return ok ? 0 : 1;
+  }
+  struct stat st{};
+  if (::stat(out_dir.c_str(), &st) != 0) {
+    if (::mkdir(out_dir.c_str(), 0755) != 0)
+      throw std::invalid_argument("--out: cannot create folder '" + out_dir + "': " + std::strerror(errno));
+  } else if (!S_ISDIR(st.st_mode)) {
+    throw std::invalid_argument("--out: '" + out_dir + "' exists and is not a folder");
+  }
+  const auto rows = run_budgets(seed, cases);
+  const std::string json_text = budgets_to_json(rows, seed, cases).dump();
+  const std::string md = budgets_to_markdown(rows, seed, cases);
+  write_file_atomic(out_dir + "/error_budgets.json", json_text);
+  write_file_atomic(out_dir + "/error_budgets.md", md);
+  bool ok = true;
+  for (const auto& r : rows) {
+    std::printf("  %s  %-55s %-28s max %.3g ulps, %.3g of bound\n", r.within_bound ? "ok  " : "FAIL",
+                r.law.c_str(), r.impl.c_str(), r.max_ulps, r.max_ratio);
+    ok = ok && r.within_bound;
+  }
+  std::printf("wrote %s/error_budgets.json and %s/error_budgets.md\n", out_dir.c_str(), out_dir.c_str());
+  return ok ? 0 : 1;
+}
+
+}  // namespace pv::proofs

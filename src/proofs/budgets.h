@@ -1,0 +1,48 @@
+// Error budgets (issue 4), in the style of Boost.Math's accuracy tables: for
+// each built-in implementation (float32/float64, sequential/correctly
+// rounded) and each law, the largest and RMS error observed in ulps and in
+// units of the a-priori bound the tolerance uses (src/posverify/error_bounds.h),
+// with the worst input (replayable from the seed and the case index).
+// Written by `posverify budgets` to error_budgets.md / .json.
+#pragma once
+
+#include "posverify/json.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace pv::proofs {
+
+struct budget_row {
+  std::string law;        ///< e.g. "attention forward error"
+  std::string bound;      ///< the a-priori bound, by name
+  std::string impl;       ///< e.g. "float64 sequential"
+  std::uint64_t cases = 0;
+  std::uint64_t entries = 0;   ///< compared numbers (entries of all cases)
+  double max_ulps = 0, rms_ulps = 0;
+  double max_ratio = 0, rms_ratio = 0;  ///< observed / bound
+  std::uint64_t worst_case = 0;         ///< case index of max_ratio
+  std::string worst_input;              ///< lossless
+  bool within_bound = true;             ///< max_ratio <= 1
+};
+
+/// Runs every law for every implementation, on the random cases
+/// first_case .. first_case + cases - 1 of `seed` (case i depends only on
+/// seed and i, so any case replays alone). `bound_scale` multiplies every
+/// bound (1 normally; a planted test shrinks it to show that an exceeded
+/// bound is caught).
+std::vector<budget_row> run_budgets(std::uint64_t seed, std::uint64_t cases, double bound_scale = 1,
+                                    std::uint64_t first_case = 0);
+
+json budgets_to_json(const std::vector<budget_row>& rows, std::uint64_t seed, std::uint64_t cases);
+std::string budgets_to_markdown(const std::vector<budget_row>& rows, std::uint64_t seed,
+                                std::uint64_t cases);
+
+/// `posverify budgets [--out DIR] [--seed S] [--cases N] [--case I]`: writes
+/// DIR/error_budgets.md and .json atomically (with --case: reruns case I of
+/// every row, prints it, writes nothing); exit 0 if every observed error is
+/// within its bound, 1 otherwise; throws std::invalid_argument on bad usage.
+int cmd_budgets(const std::vector<std::string>& args);
+
+}  // namespace pv::proofs

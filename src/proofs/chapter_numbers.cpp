@@ -1,0 +1,265 @@
+#include "chapter_numbers.h"
+
+#include "rope30.h"
+
+#include <mpfi.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace pv::proofs {
+
+namespace {
+
+interval deg30() { return interval_pi() / exact(6); }
+
+interval frac(long num, long den) { return exact(num) / exact(den); }
+
+std::array<interval, 2> rotate(const std::array<interval, 2>& x, const interval& a) {
+  const interval c = cos(a), s = sin(a);
+  return {x[0] * c - x[1] * s, x[0] * s + x[1] * c};
+}
+
+}  // namespace
+
+interval rope30_dot(long m, long n) {
+  const std::array<interval, 2> one{exact(1), exact(0)};
+  auto qm = rotate(one, exact(m) * deg30());
+  auto kn = rotate(one, exact(n) * deg30());
+  return qm[0] * kn[0] + qm[1] * kn[1];
+}
+
+const char* to_string(additive_reading r) {
+  switch (r) {
+    case additive_reading::content_plus_position: return "(q + p(m)).(k + p(n)), p(m) = (sin m, cos m)";
+    case additive_reading::content_plus_cos_sin: return "(q + p(m)).(k + p(n)), p(m) = (cos m, sin m)";
+    default: return "p(m).p(n) = cos(m - n)";
+  }
+}
+
+interval additive_dot(long m, long n, additive_reading r) {
+  const interval sm = sin(exact(m)), cm = cos(exact(m)), sn = sin(exact(n)), cn = cos(exact(n));
+  switch (r) {
+    case additive_reading::content_plus_position:
+      return (exact(1) + sm) * (exact(1) + sn) + cm * cn;
+    case additive_reading::content_plus_cos_sin:
+      return (exact(1) + cm) * (exact(1) + cn) + sm * sn;
+    default:
+      return sm * sn + cm * cn;
+  }
+}
+
+std::vector<ivec> p5_attention(const std::string& order, p5_encoding enc) {
+  std::vector<ivec> X;
+  for (std::size_t pos = 0; pos < order.size(); ++pos) {
+    ivec t;
+    switch (order[pos]) {
+      case 'a': t = {exact(1), exact(0)}; break;
+      case 'b': t = {exact(0), exact(1)}; break;
+      case 'c': t = {exact(1), exact(1)}; break;
+      default: throw std::invalid_argument(std::string("p5: unknown token '") + order[pos] + "'");
+    }
+    if (enc == p5_encoding::exact) {
+      t[0] += sin(exact(static_cast<long>(pos)));
+      t[1] += cos(exact(static_cast<long>(pos)));
+    } else if (enc == p5_encoding::rounded) {
+      static const long pe[3][2] = {{0, 1000}, {841, 540}, {909, -416}};
+      if (pos > 2) throw std::invalid_argument("p5: rounded vectors exist for positions 0..2 only");
+      t[0] += frac(pe[pos][0], 1000);
+      t[1] += frac(pe[pos][1], 1000);
+    }
+    X.push_back(t);
+  }
+  // softmax(X X^T / sqrt 2) X; no max subtraction is needed in MPFI (the
+  // enclosures stay tight at 257 bits for these small scores).
+  const interval inv_scale = exact(1) / sqrt(exact(2));
+  std::vector<ivec> out;
+  for (const auto& q : X) {
+    interval z = exact(0);
+    ivec num(2, exact(0));
+    for (const auto& k : X) {
+      interval e = exp((q[0] * k[0] + q[1] * k[1]) * inv_scale);
+      z += e;
+      num[0] += e * k[0];
+      num[1] += e * k[1];
+    }
+    out.push_back({num[0] / z, num[1] / z});
+  }
+  return out;
+}
+
+json p5_encoding_breaks_every_order() {
+  const std::string base_order = "abc";
+  const auto base = p5_attention(base_order, p5_encoding::exact);
+  json orders = json::object();
+  bool all = true;
+  std::string order = base_order;
+  while (std::next_permutation(order.begin(), order.end())) {
+    const auto out = p5_attention(order, p5_encoding::exact);
+    std::string witness;
+    for (std::size_t pos = 0; pos < order.size() && witness.empty(); ++pos) {
+      const std::size_t was = base_order.find(order[pos]);
+      for (std::size_t c = 0; c < 2 && witness.empty(); ++c) {
+        const auto* x = out[pos][c].backend().data();
+        const auto* y = base[was][c].backend().data();
+        if (mpfr_cmp(&x->right, &y->left) < 0 || mpfr_cmp(&y->right, &x->left) < 0)
+          witness = std::string("token ") + order[pos] + " component " + std::to_string(c) + ": [" +
+                    lower_decimal(out[pos][c], 12) + ", " + upper_decimal(out[pos][c], 12) + "] vs [" +
+                    lower_decimal(base[was][c], 12) + ", " + upper_decimal(base[was][c], 12) + "]";
+      }
+    }
+    json o = json::object();
+    o.set("verdict", json::string(witness.empty() ? "undecided" : "proved broken"));
+    if (!witness.empty()) o.set("witness", json::string(witness));
+    all = all && !witness.empty();
+    orders.set(std::string("[") + order[0] + ", " + order[1] + ", " + order[2] + "]", o);
+  }
+  json j = json::object();
+  j.set("law", json::string("with (sin m, cos m) added at positions 0, 1, 2, no non-identity order of "
+                            "a, b, c just permutes the outputs"));
+  j.set("orders", orders);
+  j.set("verdict", json::string(all ? "proved (MPFI, every non-identity order)" : "undecided"));
+  return j;
+}
+
+std::vector<std::string> certified_claim_ids() {
+  return {"rope.example-30deg", "additive.example", "sinusoid.wavelengths", "carousel.a",
+          "carousel.b",         "carousel.c",       "p5.no-encoding",       "p5.with-encoding"};
+}
+
+namespace {
+
+std::vector<certificate> rope30() {
+  std::vector<certificate> r;
+  const char* f = "<R(m*pi/6)(1,0), R(n*pi/6)(1,0)> in MPFI";
+  r.push_back(certify_rounding("dot_2_5", f, rope30_dot(2, 5), "0"));
+  r.push_back(certify_rounding("dot_7_10", f, rope30_dot(7, 10), "0"));
+  r.push_back(certify_rounding("dot_3_4", f, rope30_dot(3, 4), "0.866"));
+  // The exact values, in Q(sqrt 3) (see proof.exhaustive_box).
+  const vec3 one{qsqrt3{1, 0}, qsqrt3{0, 0}};
+  const auto exact_dots = prove_rope30(one, one, 11);
+  r[0].exact = exact_dots.dot_2_5.str();
+  r[1].exact = exact_dots.dot_7_10.str();
+  r[2].exact = exact_dots.dot_3_4.str();
+  return r;
+}
+
+std::vector<certificate> additive() {
+  std::vector<certificate> r;
+  const auto main = additive_reading::content_plus_position;
+  r.push_back(certify_rounding("dot_2_5", to_string(main), additive_dot(2, 5, main), "-0.040"));
+  r.push_back(certify_rounding("dot_7_10", to_string(main), additive_dot(7, 10, main), "0.123"));
+  // The other readings, so the report shows which formula the chapter used.
+  for (auto alt : {additive_reading::content_plus_cos_sin, additive_reading::position_only}) {
+    const std::string tag = alt == additive_reading::position_only ? "position_only" : "cos_sin_order";
+    r.push_back(certify_rounding("dot_2_5 [" + tag + "]", to_string(alt), additive_dot(2, 5, alt), "-0.040"));
+    r.push_back(certify_rounding("dot_7_10 [" + tag + "]", to_string(alt), additive_dot(7, 10, alt), "0.123"));
+  }
+  return r;
+}
+
+std::vector<certificate> wavelengths() {
+  // d_model = 512: omega_i = 10000^(-2i/512); wavelength 2 pi / omega_i.
+  std::vector<certificate> r;
+  const interval two_pi = exact(2) * interval_pi();
+  auto omega = [](long i) { return pow(exact(10000), -(exact(2 * i) / exact(512))); };
+  // In units of 2 pi the wavelength is 1/omega_i: exact integers for i = 0
+  // and for the limit i = d/2, so equality with the printed figure is exact.
+  r.push_back(certify_exact("wavelength_first / 2pi", "1 / omega_0, omega_0 = 10000^0",
+                            exact(1) / omega(0), 1));
+  // The end of the sequence, i = d/2: the exponent 2 (d/2) / d reduces to the
+  // integer 1, so the power is taken by exact multiplication.
+  long num = 2 * 256, den = 512;
+  for (long g = den; g > 1; --g)
+    if (num % g == 0 && den % g == 0) { num /= g; den /= g; }
+  interval limit = exact(1);
+  if (den == 1)
+    for (long k = 0; k < num; ++k) limit *= exact(10000);
+  else
+    limit = pow(exact(10000), exact(num) / exact(den));
+  r.push_back(certify_exact("limit / 2pi", "10000^(2 (d/2) / d), the end of the geometric sequence",
+                            limit, 10000));
+  r.push_back(certify_exact("wavelength_last / 2pi (d = 512)", "1 / omega_255 = 10000^(510/512)",
+                            exact(1) / omega(255), 10000));
+  certificate first = certify_rounding("wavelength_first", "2 pi / omega_0", two_pi / omega(0), "6.283");
+  first.why = "printed as 2*pi; compared at 3 decimals";
+  r.push_back(first);
+  certificate last = certify_rounding("wavelength_last (d = 512)", "2 pi / omega_255",
+                                      two_pi / omega(255), "62831.853");
+  last.printed = "10000*2*pi (62831.853)";
+  r.push_back(last);
+  return r;
+}
+
+std::vector<certificate> carousel(const std::string& id) {
+  // Angles in degrees are exact integers: the enclosures are points.
+  std::vector<certificate> r;
+  auto wrap = [](const interval& deg) {  // deg mod 360 for a point interval
+    const long v = lower(deg).convert_to<long>();
+    return exact(((v % 360) + 360) % 360);
+  };
+  const interval step = exact(30);
+  if (id == "carousel.a") {
+    interval a = exact(40) + exact(3) * step, b = exact(100) + exact(3) * step;
+    r.push_back(certify_exact("a_deg", "40 + 3*30", a, 130));
+    r.push_back(certify_exact("b_deg", "100 + 3*30", b, 190));
+    r.push_back(certify_exact("gap_deg", "(100 + 3*30) - (40 + 3*30)", b - a, 60));
+  } else if (id == "carousel.b") {
+    r.push_back(certify_exact("t2_deg", "2*30", exact(2) * step, 60));
+    r.push_back(certify_exact("t5_deg", "5*30", exact(5) * step, 150));
+    r.push_back(certify_exact("t7_deg", "7*30", exact(7) * step, 210));
+    r.push_back(certify_exact("t10_deg", "10*30", exact(10) * step, 300));
+    r.push_back(certify_exact("gap_deg", "5*30 - 2*30 and 10*30 - 7*30", exact(5) * step - exact(2) * step, 90));
+    r.push_back(certify_exact("gap_deg (7, 10)", "10*30 - 7*30", exact(10) * step - exact(7) * step, 90));
+  } else if (id == "carousel.c") {
+    r.push_back(certify_exact("angle_diff_15_deg (unwrapped)", "15*30", exact(15) * step, 450));
+    r.push_back(certify_exact("angle_diff_15_deg", "15*30 mod 360", wrap(exact(15) * step), 90));
+    r.push_back(certify_exact("period", "360 / 30", exact(360) / step, 12));
+  }
+  return r;
+}
+
+std::vector<certificate> p5(bool with_encoding) {
+  std::vector<certificate> r;
+  auto add = [&](const std::string& name, const std::string& formula, const ivec& v,
+                 const char* p0, const char* p1) {
+    r.push_back(certify_rounding(name + "[0]", formula, v[0], p0));
+    r.push_back(certify_rounding(name + "[1]", formula, v[1], p1));
+  };
+  if (!with_encoding) {
+    auto abc = p5_attention("abc", p5_encoding::none);
+    auto cab = p5_attention("cab", p5_encoding::none);
+    const std::string f = "softmax(X X^T / sqrt 2) X, X = [a, b, c]";
+    add("abc_out[a]", f, abc[0], "0.802", "0.599");
+    add("abc_out[b]", f, abc[1], "0.599", "0.802");
+    add("abc_out[c]", f, abc[2], "0.752", "0.752");
+    const std::string g = "softmax(X X^T / sqrt 2) X, X = [c, a, b]";
+    add("cab_out[c]", g, cab[0], "0.752", "0.752");
+    add("cab_out[a]", g, cab[1], "0.802", "0.599");
+    add("cab_out[b]", g, cab[2], "0.599", "0.802");
+    return r;
+  }
+  for (auto enc : {p5_encoding::exact, p5_encoding::rounded}) {
+    const std::string sfx = enc == p5_encoding::exact ? "" : "_rounded_pe";
+    const std::string pe = enc == p5_encoding::exact ? "(sin m, cos m)" : "(0,1), (0.841,0.540), (0.909,-0.416)";
+    auto abc = p5_attention("abc", enc);
+    auto cab = p5_attention("cab", enc);
+    add("c_at_2" + sfx, "row 2 of attention of [a, b, c] + " + pe, abc[2], "1.502", "0.867");
+    add("c_at_0" + sfx, "row 0 of attention of [c, a, b] + " + pe, cab[0], "1.134", "1.620");
+  }
+  return r;
+}
+
+}  // namespace
+
+std::vector<certificate> chapter_certificates(const std::string& id) {
+  if (id == "rope.example-30deg") return rope30();
+  if (id == "additive.example") return additive();
+  if (id == "sinusoid.wavelengths") return wavelengths();
+  if (id.rfind("carousel.", 0) == 0) return carousel(id);
+  if (id == "p5.no-encoding") return p5(false);
+  if (id == "p5.with-encoding") return p5(true);
+  return {};
+}
+
+}  // namespace pv::proofs

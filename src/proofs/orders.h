@@ -1,0 +1,88 @@
+// Exhaustive permutation checks (issue 4): every order of a small token set,
+// in the high-precision reference (within the reorder bound) and in IEEE
+// types (bit for bit, or measured in ulps).
+#pragma once
+
+#include "posverify/error_bounds.h"
+#include "posverify/json.h"
+#include "posverify/permutation.h"
+
+#include <cstdint>
+#include <cstring>  // std::memcmp
+#include <string>
+#include <vector>
+
+namespace pv::proofs {
+
+/// The documented six-cell input of the proofs: a one-row picture of 6 cells
+/// with 4 channels, x_ic = ((5i + 3c) mod 7)/4 - 3/4 + 1/(i + c + 3) in
+/// double (one rounding, the division), cells i = 0..5, channels c = 0..3.
+matrix<double> six_cell_input();
+
+/// Problem 5's tokens a = (1, 0), b = (0, 1), c = (1, 1).
+matrix<double> p5_tokens();
+
+/// Every permutation of 0..n-1 in lexicographic order (n! of them).
+std::vector<permutation> all_permutations(std::size_t n);
+
+/// Distance in units in the last place between two IEEE numbers of the same
+/// type: the number of representable values between them (+0 and -0 are 0
+/// apart; `same_bits` tells them apart).
+std::int64_t ulp_distance(double a, double b);
+std::int64_t ulp_distance(float a, float b);
+
+/// Bit-for-bit equality of two IEEE numbers.
+template <class T>
+bool same_bits(T a, T b) {
+  return std::memcmp(&a, &b, sizeof a) == 0;
+}
+
+/// The outcome of checking attention(P X) = P attention(X) over all orders.
+struct order_sweep {
+  std::size_t orders = 0;
+  hp max_abs_diff = 0;         ///< over all orders and entries
+  hp max_ratio_to_bound = 0;   ///< max |diff| / reorder bound (hp: 0 when diff = 0)
+  bool within_bound = true;    ///< every entry within attention_reorder_bound
+  bool bitwise_equal = true;   ///< every entry with identical bits (IEEE)
+  std::int64_t max_ulps = 0;   ///< largest ulp distance (IEEE)
+  permutation worst;           ///< an order attaining max_abs_diff
+};
+
+/// Checks attention(P X) against P attention(X) (self-attention, identity
+/// projections) for every permutation P of the rows of X, computed in T with
+/// options `o`.
+template <class T>
+order_sweep sweep_orders(const matrix<double>& X0, const attention_options<T>& o) {
+  order_sweep s;
+  const auto X = convert_matrix<T>(X0);
+  const auto base = attention(X, X, X, o);
+  for (const auto& perm : all_permutations(X.rows)) {
+    const auto PX = permute_rows(X, perm);
+    const auto out = attention(PX, PX, PX, o);
+    const auto P_base = permute_rows(base, perm);
+    const auto B = attention_reorder_bound(PX, PX, PX, o);
+    ++s.orders;
+    for (std::size_t k = 0; k < out.a.size(); ++k) {
+      const hp d = abs(convert<hp>(out.a[k]) - convert<hp>(P_base.a[k]));
+      if (d > s.max_abs_diff || s.worst.empty()) {
+        if (d > s.max_abs_diff) s.max_abs_diff = d;
+        if (s.worst.empty() || d == s.max_abs_diff) s.worst = perm;
+      }
+      if (!(d <= B.a[k])) s.within_bound = false;
+      if (B.a[k] > 0 && d / B.a[k] > s.max_ratio_to_bound) s.max_ratio_to_bound = d / B.a[k];
+      if constexpr (is_ieee_v<T>) {
+        const std::int64_t u = ulp_distance(out.a[k], P_base.a[k]);
+        if (!same_bits(out.a[k], P_base.a[k])) s.bitwise_equal = false;
+        if (u > s.max_ulps) s.max_ulps = u;
+      } else {
+        if (d != 0) s.bitwise_equal = false;
+      }
+    }
+  }
+  return s;
+}
+
+/// JSON record of a sweep: orders, max_abs_diff, max_ulps, bitwise_equal, ...
+json to_json(const order_sweep& s, bool ieee);
+
+}  // namespace pv::proofs
