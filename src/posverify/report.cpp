@@ -98,6 +98,61 @@ std::string object_lines(const json& o) {
     s += (s.empty() ? "" : "<br>") + std::string("`") + kv.first + "` = " + value_text(kv.second);
   return s.empty() ? "—" : s;
 }
+
+bool is_flat(const json& v) {
+  if (v.type() == json::kind::object) return false;
+  if (v.type() != json::kind::array) return true;
+  for (const auto& kv : v.items())
+    if (!is_flat(kv.second)) return false;
+  return true;
+}
+
+/// A JSON value as an indented bullet list: objects and arrays of objects
+/// nest, scalars and flat arrays stay on their line.
+std::string nested_list(const json& v, int depth) {
+  const std::string pad(depth * 2, ' ');
+  std::string s;
+  if (v.type() == json::kind::object) {
+    for (const auto& kv : v.items()) {
+      if (is_flat(kv.second)) s += pad + "- " + kv.first + ": " + value_text(kv.second) + "\n";
+      else s += pad + "- " + kv.first + ":\n" + nested_list(kv.second, depth + 1);
+    }
+  } else if (v.type() == json::kind::array && !is_flat(v)) {
+    for (std::size_t i = 0; i < v.items().size(); ++i) {
+      const json& item = v.items()[i].second;
+      if (is_flat(item)) s += pad + "- " + value_text(item) + "\n";
+      else s += pad + "- [" + std::to_string(i) + "]\n" + nested_list(item, depth + 1);
+    }
+  } else {
+    s += pad + "- " + value_text(v) + "\n";
+  }
+  return s;
+}
+
+/// A certificate (printed value -> enclosure -> verdict) as a table; other
+/// fields of each entry follow in the last column.
+std::string certificate_table(const json& cert) {
+  if (cert.type() != json::kind::object) return nested_list(cert, 0);
+  std::string s = "| value | printed | enclosure | verdict | how |\n|---|---|---|---|---|\n";
+  for (const auto& kv : cert.items()) {
+    const json& e = kv.second;
+    if (e.type() != json::kind::object) {
+      s += "| `" + kv.first + "` | | | | " + cell(value_text(e)) + " |\n";
+      continue;
+    }
+    auto field = [&](const char* k) {
+      const json* f = e.find(k);
+      return f ? value_text(*f) : std::string();
+    };
+    std::string rest;
+    for (const auto& f : e.items())
+      if (f.first != "printed" && f.first != "enclosure" && f.first != "verdict")
+        rest += (rest.empty() ? "" : "; ") + f.first + ": " + value_text(f.second);
+    s += "| `" + kv.first + "` | " + cell(field("printed")) + " | " + cell(field("enclosure")) +
+         " | **" + cell(field("verdict")) + "** | " + cell(rest) + " |\n";
+  }
+  return s;
+}
 }  // namespace
 
 std::string to_markdown(const report& r) {
@@ -126,10 +181,13 @@ std::string to_markdown(const report& r) {
       md += "| `" + c.id + "` | " + cell(c.checked) + " | " + cell(object_lines(c.values)) +
             " | " + cell(object_lines(c.printed)) + " | **" + to_string(c.result) + "** | " +
             cell(c.qualification ? *c.qualification : "—") + " |\n";
-      for (const auto& kv : c.extra.items())
-        details += "- `" + c.id + "` · " + kv.first + ": " + value_text(kv.second) + "\n";
+      for (const auto& kv : c.extra.items()) {
+        details += "#### `" + c.id + "` · " + kv.first + "\n\n";
+        details += kv.first == "certificate" ? certificate_table(kv.second) : nested_list(kv.second, 0);
+        details += "\n";
+      }
     }
-    md += details.empty() ? "\n" : "\n" + details + "\n";
+    md += "\n" + details;
   }
   md += "\n## Properties (random cases, RapidCheck)\n\n";
   md += "| id | law | tolerance | verdict | cases | seed | counterexample | replay |\n";
