@@ -189,8 +189,11 @@ inline rc::Gen<std::int64_t> shift_int(std::int64_t max = 1 << 20) {
 }
 
 /// Generic tokens: an n x d matrix whose entries have magnitude in [lo, hi]
-/// (float grid) with random signs, or all positive when `positive`. No near
-/// ties; rows pairwise distinct by construction of the magnitudes' grid.
+/// with random signs, or all positive when `positive`, drawn uniformly from a
+/// grid of 2^20 float-representable steps at every RapidCheck size, with no
+/// edge-case bias (endpoint draws, or the coarse grid of small sizes, would
+/// make equal or parallel pairs of entries common). No near
+/// ties; rows pairwise distinct.
 struct generic_options {
   std::size_t n_lo = 2, n_hi = 8, d_lo = 2, d_hi = 8;
   bool even_d = false;
@@ -205,7 +208,10 @@ inline rc::Gen<matrix<double>> generic_tokens(generic_options o = {}) {
     if (o.even_d && d % 2) d += 1;
     matrix<double> X(n, d);
     for (auto& v : X.a) {
-      v = *real(o.lo, o.hi);
+      // full range at every RapidCheck size (inRange scales with size)
+      const std::int64_t k =
+          *rc::gen::resize(100, rc::gen::inRange<std::int64_t>(0, (1 << 20) + 1));
+      v = static_cast<double>(static_cast<float>(o.lo + (o.hi - o.lo) * (double(k) / (1 << 20))));
       if (!o.positive && *rc::gen::arbitrary<bool>()) v = -v;
     }
     for (std::size_t i = 0; i < n; ++i)  // distinct rows (nudge a rare duplicate)
@@ -264,11 +270,12 @@ rope_layout<T> layout(const rope_spec& r) {
 }
 
 /// A 1-D RoPE configuration with head dim in [d_lo, d_hi] (even).
-inline rc::Gen<rope_spec> rope_1d(std::size_t d_lo = 2, std::size_t d_hi = 16) {
-  return rc::gen::exec([d_lo, d_hi] {
+inline rc::Gen<rope_spec> rope_1d(std::size_t d_lo = 2, std::size_t d_hi = 16,
+                                  bool ladder_only = false) {
+  return rc::gen::exec([d_lo, d_hi, ladder_only] {
     rope_spec r;
     r.pair = *rc::gen::element(pairing::adjacent, pairing::halves);
-    r.ladder = *rc::gen::inRange(0, 3) != 0;
+    r.ladder = ladder_only || *rc::gen::inRange(0, 3) != 0;
     std::size_t k = *rc::gen::inRange(std::max<std::size_t>(1, d_lo / 2), d_hi / 2 + 1);
     r.d = 2 * k;
     if (r.ladder) r.theta = *base();
