@@ -334,6 +334,26 @@ inline rc::Gen<conv3x3<double>> kernel(std::size_t c_in, std::size_t c_out, bool
   });
 }
 
+/// A kernel that is not symmetric top-to-bottom, by a margin: top and middle
+/// rows and bias in [-1/4, 1/4], bottom row w[2][dc] = w[0][dc] + delta with
+/// delta in [1/8, 1/4] (sums of two grid values, exact in float).
+inline rc::Gen<conv3x3<double>> flip_asymmetric_kernel(std::size_t c_in, std::size_t c_out) {
+  return rc::gen::exec([c_in, c_out] {
+    auto k = conv3x3<double>::zeros(c_in, c_out);
+    for (std::size_t o = 0; o < c_out; ++o) {
+      k.bias[o] = *real(-0.25, 0.25);
+      for (std::size_t i = 0; i < c_in; ++i)
+        for (int dc = 0; dc < 3; ++dc) {
+          k.at(o, i, 0, dc) = *real(-0.25, 0.25);
+          k.at(o, i, 1, dc) = *real(-0.25, 0.25);
+          k.at(o, i, 2, dc) =
+              static_cast<double>(static_cast<float>(k.at(o, i, 0, dc) + *real(0.125, 0.25)));
+        }
+    }
+    return k;
+  });
+}
+
 template <class T>
 conv3x3<T> convert_kernel(const conv3x3<double>& k) {
   conv3x3<T> r = conv3x3<T>::zeros(k.c_in, k.c_out);
