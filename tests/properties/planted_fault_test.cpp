@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <sys/wait.h>
 
 namespace {
 
@@ -93,8 +94,9 @@ TEST(planted_fault_scope, permutation_law_survives_a_missing_scale) {
 }
 
 // The replay command printed for a failure names a case the binary itself
-// can rerun: the planted fault lives only in this process, so in the binary
-// the replayed case passes (exit 0) and runs exactly that one case.
+// accepts and reruns: the planted fault lives only in this process, so in the
+// binary that one case does not fail, and RapidCheck's reproduce mode reports
+// "Reproduced result is not a failure" (exit 1, not the usage error 2).
 TEST(planted_fault_scope, replay_command_runs_in_the_binary) {
   const char* bin = std::getenv("POSVERIFY_BIN");
   if (!bin) GTEST_SKIP() << "POSVERIFY_BIN not set (run through ctest)";
@@ -112,9 +114,19 @@ TEST(planted_fault_scope, replay_command_runs_in_the_binary) {
   std::array<char, 256> buf{};
   while (std::fgets(buf.data(), buf.size(), pipe.get())) out += buf.data();
   const int status = pclose(pipe.release());
-  EXPECT_EQ(status, 0) << out;
+  ASSERT_TRUE(WIFEXITED(status)) << out;
+  EXPECT_EQ(WEXITSTATUS(status), 1) << out;
   EXPECT_NE(out.find("rope.shift_invariance"), std::string::npos) << out;
-  EXPECT_NE(out.find("ok"), std::string::npos) << out;
+  EXPECT_NE(out.find("not a failure"), std::string::npos) << out;
+  // A corrupted reproduce string is bad input: exit 2.
+  const std::string bad = std::string(bin) + " replay rope.shift_invariance " + hex + "zz 2>&1";
+  std::unique_ptr<FILE, int (*)(FILE*)> pipe2(popen(bad.c_str(), "r"), pclose);
+  ASSERT_TRUE(pipe2);
+  while (std::fgets(buf.data(), buf.size(), pipe2.get())) {
+  }
+  const int status2 = pclose(pipe2.release());
+  ASSERT_TRUE(WIFEXITED(status2));
+  EXPECT_EQ(WEXITSTATUS(status2), 2);
 }
 
 }  // namespace
