@@ -21,6 +21,15 @@ namespace pv {
 /// Lossless printing of generated matrices in counterexamples.
 inline void showValue(const matrix<double>& m, std::ostream& os) { os << to_string(m); }
 
+/// Lossless printing of generated convolution kernels.
+inline void showValue(const conv3x3<double>& k, std::ostream& os) {
+  os << "{c_in " << k.c_in << ", c_out " << k.c_out << ", w [";
+  for (std::size_t i = 0; i < k.w.size(); ++i) os << (i ? ", " : "") << to_decimal(k.w[i]);
+  os << "], bias [";
+  for (std::size_t i = 0; i < k.bias.size(); ++i) os << (i ? ", " : "") << to_decimal(k.bias[i]);
+  os << "]}";
+}
+
 }  // namespace pv
 
 namespace pv::gen {
@@ -316,14 +325,6 @@ inline rc::Gen<flux_spec> flux_config(bool allow_full = true) {
 
 /// A 3 x 3 convolution kernel with c_in -> c_out channels, weights in
 /// [-1, 1] (or [1/4, 1] when `positive`), bias in [-1, 1] (0 when positive).
-inline void showValue(const conv3x3<double>& k, std::ostream& os) {
-  os << "{c_in " << k.c_in << ", c_out " << k.c_out << ", w [";
-  for (std::size_t i = 0; i < k.w.size(); ++i) os << (i ? ", " : "") << to_decimal(k.w[i]);
-  os << "], bias [";
-  for (std::size_t i = 0; i < k.bias.size(); ++i) os << (i ? ", " : "") << to_decimal(k.bias[i]);
-  os << "]}";
-}
-
 inline rc::Gen<conv3x3<double>> kernel(std::size_t c_in, std::size_t c_out, bool positive = false) {
   return rc::gen::exec([c_in, c_out, positive] {
     auto k = conv3x3<double>::zeros(c_in, c_out);
