@@ -8,7 +8,6 @@ namespace {
 
 using namespace pv;
 
-
 /// Attention of X with positions attached to the rows, and the forward error
 /// bound of every output entry against the exact value.
 template <class T>
@@ -20,14 +19,14 @@ std::pair<matrix<T>, matrix<hp>> encoded_attention(bool rope, const gen::rope_sp
     const auto P1 = positions_1d(pos);
     const auto R = rope_apply(L, X, P1);
     const auto eR = rope_apply_error(L, X, P1);
-    return {attention(R, R, X), attention_forward_bound(R, R, X, eR, eR, matrix<hp>{})};
+    return {rope_self_attention(L, X, P1), attention_forward_bound(R, R, X, eR, eR, matrix<hp>{})};
   }
   const auto w = geometric_speeds<T>(spec.d, T(spec.theta));
-  const auto Z = add(X, sinusoid_with_speeds<T>(pos, w));
+  const auto Z = add(X, sinusoid<T>(pos, spec.d, T(spec.theta)));
   auto eZ = sinusoid_error<T>(pos, w);  // plus the rounding of the addition
   const hp u = convert<hp>(unit_roundoff<T>());
   for (std::size_t i = 0; i < eZ.a.size(); ++i) eZ.a[i] += u * abs(convert<hp>(Z.a[i])) * (1 + 2 * u);
-  return {attention(Z, Z, Z), attention_forward_bound(Z, Z, Z, eZ, eZ, eZ)};
+  return {self_attention(Z), attention_forward_bound(Z, Z, Z, eZ, eZ, eZ)};
 }
 
 /// The margin by which the difference must exceed the rounding bound.

@@ -50,5 +50,4 @@ inline std::string show(const std::array<double, 3>& p) {
   return "(" + to_decimal(p[0]) + ", " + to_decimal(p[1]) + ", " + to_decimal(p[2]) + ")";
 }
 
-
 }  // namespace pv::flux_check

@@ -77,7 +77,9 @@ INSTANTIATE_TEST_SUITE_P(
         fault_case{pv::fault::sinusoid_swap, "sinusoid_swap", "sinusoid.linear_shift"},
         fault_case{pv::fault::conv_circular_padding, "conv_circular_padding", "conv.zero_padding_border"},
         fault_case{pv::fault::conv_circular_padding, "conv_circular_padding",
-                   "conv.identical_neighbourhoods"}),
+                   "conv.identical_neighbourhoods"},
+        fault_case{pv::fault::rope_position_off_by_one, "rope_position_off_by_one",
+                   "flux.text_identity"}),
     [](const ::testing::TestParamInfo<fault_case>& i) {
       std::string s = std::string(i.param.fault_name) + "_" + i.param.id;
       for (auto& ch : s)
@@ -91,6 +93,15 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(planted_fault_scope, permutation_law_survives_a_missing_scale) {
   pv::scoped_fault planted(pv::fault::no_attention_scale);
   EXPECT_EQ(run("attention.permutation_equivariance").verdict, "passed");
+}
+
+// A constant extra turn of some pairs keeps every rotated dot product a
+// function of m - n: shift invariance cannot see the off-by-one position,
+// only the text-identity law (position 0 must not turn) does.
+TEST(planted_fault_scope, shift_invariance_survives_a_constant_position_offset) {
+  pv::scoped_fault planted(pv::fault::rope_position_off_by_one);
+  EXPECT_EQ(run("rope.shift_invariance").verdict, "passed");
+  EXPECT_EQ(run("flux.text_identity").verdict, "failed");
 }
 
 // The replay command printed for a failure names a case the binary itself
