@@ -9,6 +9,8 @@
 
 #include <rapidcheck.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <ostream>
 #include <string>
@@ -18,6 +20,15 @@ namespace pv {
 
 /// Lossless printing of generated matrices in counterexamples.
 inline void showValue(const matrix<double>& m, std::ostream& os) { os << to_string(m); }
+
+/// Lossless printing of generated convolution kernels.
+inline void showValue(const conv3x3<double>& k, std::ostream& os) {
+  os << "{c_in " << k.c_in << ", c_out " << k.c_out << ", w [";
+  for (std::size_t i = 0; i < k.w.size(); ++i) os << (i ? ", " : "") << to_decimal(k.w[i]);
+  os << "], bias [";
+  for (std::size_t i = 0; i < k.bias.size(); ++i) os << (i ? ", " : "") << to_decimal(k.bias[i]);
+  os << "]}";
+}
 
 }  // namespace pv
 
@@ -165,6 +176,198 @@ inline rc::Gen<grid> flux_grid(std::size_t max_side = 8) {
   return rc::gen::exec([max_side] {
     return grid{*rc::gen::inRange<std::size_t>(1, max_side + 1),
                 *rc::gen::inRange<std::size_t>(1, max_side + 1)};
+  });
+}
+
+/// An integer position in [0, max]: small (< 64) three times in four, else
+/// anywhere up to max (default 2^20). Integers print losslessly.
+inline rc::Gen<std::int64_t> position_int(std::int64_t max = 1 << 20) {
+  return rc::gen::exec([max] {
+    int pick = *rc::gen::inRange(0, 4);
+    std::int64_t lim = pick == 0 ? max : std::min<std::int64_t>(63, max);
+    return *rc::gen::inRange<std::int64_t>(0, lim + 1);
+  });
+}
+
+/// A signed integer shift, |s| <= max: small or large (up to 2^20).
+inline rc::Gen<std::int64_t> shift_int(std::int64_t max = 1 << 20) {
+  return rc::gen::exec([max] {
+    std::int64_t p = *position_int(max);
+    return *rc::gen::arbitrary<bool>() ? -p : p;
+  });
+}
+
+/// Generic tokens: an n x d matrix whose entries have magnitude in [lo, hi]
+/// with random signs, or all positive when `positive`, drawn uniformly from a
+/// grid of 2^20 float-representable steps at every RapidCheck size, with no
+/// edge-case bias (endpoint draws, or the coarse grid of small sizes, would
+/// make equal or parallel pairs of entries common). No near
+/// ties; rows pairwise distinct.
+struct generic_options {
+  std::size_t n_lo = 2, n_hi = 8, d_lo = 2, d_hi = 8;
+  bool even_d = false;
+  double lo = 0.25, hi = 2.0;
+  bool positive = false;
+};
+
+inline rc::Gen<matrix<double>> generic_tokens(generic_options o = {}) {
+  return rc::gen::exec([o] {
+    std::size_t n = *rc::gen::inRange(o.n_lo, o.n_hi + 1);
+    std::size_t d = *rc::gen::inRange(o.d_lo, o.d_hi + 1);
+    if (o.even_d && d % 2) d += 1;
+    matrix<double> X(n, d);
+    for (auto& v : X.a) {
+      // full range at every RapidCheck size (inRange scales with size)
+      const std::int64_t k =
+          *rc::gen::resize(100, rc::gen::inRange<std::int64_t>(0, (1 << 20) + 1));
+      v = static_cast<double>(static_cast<float>(o.lo + (o.hi - o.lo) * (double(k) / (1 << 20))));
+      if (!o.positive && *rc::gen::arbitrary<bool>()) v = -v;
+    }
+    for (std::size_t i = 0; i < n; ++i)  // distinct rows (nudge a rare duplicate)
+      for (std::size_t j = 0; j < i; ++j) {
+        bool same = true;
+        for (std::size_t c = 0; c < d && same; ++c) same = X(i, c) == X(j, c);
+        if (same) X(i, 0) = X(i, 0) == o.hi ? o.lo : o.hi;
+      }
+    return X;
+  });
+}
+
+/// A non-identity permutation of n >= 2 (uniform, the chapter's order when
+/// n = 6, or the reversal; an identity draw becomes a swap of two entries).
+inline rc::Gen<permutation> nonidentity_permutation(std::size_t n) {
+  return rc::gen::exec([n] {
+    permutation p = *permutation_of(n);
+    bool id = true;
+    for (std::size_t i = 0; i < n; ++i) id = id && p[i] == i;
+    if (id && n >= 2) {
+      std::size_t i = *rc::gen::inRange<std::size_t>(0, n - 1);
+      std::swap(p[i], p[i + 1]);
+    }
+    return p;
+  });
+}
+
+/// A 1-D RoPE configuration: the ladder theta^(-2i/d) or explicit speeds,
+/// with either pairing. Speeds and bases are float-representable, so the
+/// same configuration is built exactly in float, double and hp (a ladder is
+/// computed in each type, as the code under test does).
+struct rope_spec {
+  pairing pair = pairing::adjacent;
+  bool ladder = true;
+  std::size_t d = 2;
+  double theta = 10000;
+  std::vector<double> speeds;  ///< when !ladder (d = 2 |speeds|)
+};
+
+inline void showValue(const rope_spec& r, std::ostream& os) {
+  os << "{pairing " << to_string(r.pair) << ", d " << r.d;
+  if (r.ladder) os << ", ladder theta " << to_decimal(r.theta) << "}";
+  else {
+    os << ", speeds [";
+    for (std::size_t i = 0; i < r.speeds.size(); ++i) os << (i ? ", " : "") << to_decimal(r.speeds[i]);
+    os << "]}";
+  }
+}
+
+template <class T>
+rope_layout<T> layout(const rope_spec& r) {
+  if (r.ladder) return rope_ladder<T>(r.d, T(r.theta), r.pair);
+  std::vector<T> w;
+  for (double v : r.speeds) w.push_back(T(v));
+  return rope_with_speeds<T>(w, r.pair);
+}
+
+/// A 1-D RoPE configuration with head dim in [d_lo, d_hi] (even).
+inline rc::Gen<rope_spec> rope_1d(std::size_t d_lo = 2, std::size_t d_hi = 16,
+                                  bool ladder_only = false) {
+  return rc::gen::exec([d_lo, d_hi, ladder_only] {
+    rope_spec r;
+    r.pair = *rc::gen::element(pairing::adjacent, pairing::halves);
+    r.ladder = ladder_only || *rc::gen::inRange(0, 3) != 0;
+    std::size_t k = *rc::gen::inRange(std::max<std::size_t>(1, d_lo / 2), d_hi / 2 + 1);
+    r.d = 2 * k;
+    if (r.ladder) r.theta = *base();
+    else r.speeds = *speeds(k, k);
+    return r;
+  });
+}
+
+/// A multi-axis (FLUX-style) RoPE configuration: FLUX.1's own [16, 56, 56]
+/// with theta 10000 and adjacent pairs, or a reduced one (three axes of
+/// 2 .. 8 components, any base, either pairing) for cheap attention checks.
+struct flux_spec {
+  std::vector<std::size_t> axes_dim{16, 56, 56};
+  double theta = 10000;
+  pairing pair = pairing::adjacent;
+};
+
+inline void showValue(const flux_spec& f, std::ostream& os) {
+  os << "{axes_dim [" << f.axes_dim[0] << ", " << f.axes_dim[1] << ", " << f.axes_dim[2]
+     << "], theta " << to_decimal(f.theta) << ", pairing " << to_string(f.pair) << "}";
+}
+
+template <class T>
+rope_layout<T> layout(const flux_spec& f) {
+  return rope_axes<T>(f.axes_dim, T(f.theta), f.pair);
+}
+
+inline rc::Gen<flux_spec> flux_config(bool allow_full = true) {
+  return rc::gen::exec([allow_full] {
+    flux_spec f;
+    if (allow_full && *rc::gen::inRange(0, 3) == 0) return f;
+    for (auto& a : f.axes_dim) a = 2 * *rc::gen::inRange<std::size_t>(1, 5);
+    f.theta = *base();
+    f.pair = *rc::gen::element(pairing::adjacent, pairing::halves);
+    return f;
+  });
+}
+
+/// A 3 x 3 convolution kernel with c_in -> c_out channels, weights in
+/// [-1, 1] (or [1/4, 1] when `positive`), bias in [-1, 1] (0 when positive).
+inline rc::Gen<conv3x3<double>> kernel(std::size_t c_in, std::size_t c_out, bool positive = false) {
+  return rc::gen::exec([c_in, c_out, positive] {
+    auto k = conv3x3<double>::zeros(c_in, c_out);
+    for (auto& v : k.w) v = positive ? *real(0.25, 1.0) : *real(-1.0, 1.0);
+    if (!positive)
+      for (auto& v : k.bias) v = *real(-1.0, 1.0);
+    return k;
+  });
+}
+
+/// A kernel that is not symmetric top-to-bottom, by a margin: top and middle
+/// rows and bias in [-1/4, 1/4], bottom row w[2][dc] = w[0][dc] + delta with
+/// delta in [1/8, 1/4] (sums of two grid values, exact in float).
+inline rc::Gen<conv3x3<double>> flip_asymmetric_kernel(std::size_t c_in, std::size_t c_out) {
+  return rc::gen::exec([c_in, c_out] {
+    auto k = conv3x3<double>::zeros(c_in, c_out);
+    for (std::size_t o = 0; o < c_out; ++o) {
+      k.bias[o] = *real(-0.25, 0.25);
+      for (std::size_t i = 0; i < c_in; ++i)
+        for (int dc = 0; dc < 3; ++dc) {
+          k.at(o, i, 0, dc) = *real(-0.25, 0.25);
+          k.at(o, i, 1, dc) = *real(-0.25, 0.25);
+          k.at(o, i, 2, dc) =
+              static_cast<double>(static_cast<float>(k.at(o, i, 0, dc) + *real(0.125, 0.25)));
+        }
+    }
+    return k;
+  });
+}
+
+template <class T>
+conv3x3<T> convert_kernel(const conv3x3<double>& k) {
+  conv3x3<T> r = conv3x3<T>::zeros(k.c_in, k.c_out);
+  for (std::size_t i = 0; i < k.w.size(); ++i) r.w[i] = T(k.w[i]);
+  for (std::size_t i = 0; i < k.bias.size(); ++i) r.bias[i] = T(k.bias[i]);
+  return r;
+}
+
+/// A FLUX grid with at least `min_h` rows and `min_w` columns (any shape).
+inline rc::Gen<grid> flux_grid_min(std::size_t min_h, std::size_t min_w, std::size_t max_side = 8) {
+  return rc::gen::exec([=] {
+    return grid{*rc::gen::inRange<std::size_t>(min_h, max_side + 1),
+                *rc::gen::inRange<std::size_t>(min_w, max_side + 1)};
   });
 }
 

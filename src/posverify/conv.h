@@ -3,6 +3,7 @@
 // (cell (r, c) is row r * W + c); channels are columns.
 #pragma once
 
+#include "fault.h"
 #include "matrix.h"
 
 #include <cassert>
@@ -45,6 +46,10 @@ matrix<T> apply_conv(const conv3x3<T>& k, const matrix<T>& X, std::size_t H, std
         for (int dr = 0; dr < 3; ++dr)
           for (int dc = 0; dc < 3; ++dc) {
             long rr = static_cast<long>(r) + dr - 1, cc = static_cast<long>(c) + dc - 1;
+            if (fault_is(fault::conv_circular_padding)) {  // planted fault: wrap around
+              rr = (rr + static_cast<long>(H)) % static_cast<long>(H);
+              cc = (cc + static_cast<long>(W)) % static_cast<long>(W);
+            }
             if (rr < 0 || cc < 0 || rr >= static_cast<long>(H) || cc >= static_cast<long>(W)) continue;
             for (std::size_t i = 0; i < k.c_in; ++i) s += k.at(o, i, dr, dc) * X(rr * W + cc, i);
           }

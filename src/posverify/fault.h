@@ -10,6 +10,8 @@ enum class fault {
   no_attention_scale,  ///< attention forgets the 1/sqrt(d) scale
   rope_sine_sign,      ///< RoPE rotates with the sign of the sine flipped on the second component
   sinusoid_swap,       ///< the additive sinusoid puts cos before sin
+  conv_circular_padding,  ///< the 3 x 3 convolution wraps around the grid instead of zero padding
+  rope_position_off_by_one,  ///< RoPE turns odd-numbered pairs by (p + 1) w instead of p w
 };
 
 inline fault& planted_fault() {

@@ -99,7 +99,8 @@ rope_layout<T> rope_flux() {
 template <class T>
 void rope_rotate(const rope_layout<T>& L, const double* pos, T* x) {
   for (const auto& pr : L.pairs) {
-    T angle = convert<T>(pos[pr.axis]) * pr.speed;
+    const bool off = fault_is(fault::rope_position_off_by_one) && (&pr - L.pairs.data()) % 2;
+    T angle = convert<T>(pos[pr.axis] + (off ? 1.0 : 0.0)) * pr.speed;
     T c = cos_(angle), s = sin_(angle);
     T xa = x[pr.a], xb = x[pr.b];
     x[pr.a] = xa * c - xb * s;

@@ -118,7 +118,7 @@ void attention_laws(std::uint64_t seed, std::uint64_t first, std::uint64_t cases
     const auto Y = attention(X, X, X, o);
     const auto Xh = convert_matrix<hp>(X);
     const auto Yh = attention(Xh, Xh, Xh, attention_options<hp>{});
-    const auto B = attention_forward_bound(X, X, X, o);
+    const auto B = attention_forward_bound(X, X, X, {}, {}, {}, o);
     for (std::size_t k = 0; k < Y.a.size(); ++k) {
       const hp diff = abs(convert<hp>(Y.a[k]) - Yh.a[k]);
       fwd.add(static_cast<double>(diff / ulp_at<T>(Yh.a[k])), diff, B.a[k], scale, i, input);
@@ -141,9 +141,9 @@ void rope_laws(std::uint64_t seed, std::uint64_t first, std::uint64_t cases, dou
                std::vector<budget_row>& out) {
   accum fwd, shift;
   const std::string impl = type_name<T>() + " sequential";
-  fwd.row = make_row("rope_dot forward error |<R(m)q, R(n)k>~ - exact|", "rope_dot_bound", impl);
+  fwd.row = make_row("rope_dot forward error |<R(m)q, R(n)k>~ - exact|", "rope_dot_error_bound", impl);
   shift.row = make_row("rope.shift_invariance |dot(m+s, n+s) - dot(m, n)|",
-               "rope_dot_bound(m+s, n+s) + rope_dot_bound(m, n)", impl);
+               "rope_dot_error_bound(m+s, n+s) + rope_dot_error_bound(m, n)", impl);
   for (std::uint64_t i = first; i < first + cases; ++i) {
     case_rng g(seed, 2, i);
     const std::size_t d = 2 * g.in(1, 8);
@@ -162,8 +162,8 @@ void rope_laws(std::uint64_t seed, std::uint64_t first, std::uint64_t cases, dou
     const T base = rope_dot(L, q.row(0), &m, q.row(1), &n);
     const T shifted = rope_dot(L, q.row(0), &ms, q.row(1), &ns);
     const hp exact = rope_dot(Lh, qh.row(0), &m, qh.row(1), &n);
-    const hp bm = rope_dot_bound(L, q.row(0), &m, q.row(1), &n);
-    const hp bs = rope_dot_bound(L, q.row(0), &ms, q.row(1), &ns);
+    const hp bm = rope_dot_error_bound(L, q.row(0), &m, q.row(1), &n);
+    const hp bs = rope_dot_error_bound(L, q.row(0), &ms, q.row(1), &ns);
     const hp diff = abs(convert<hp>(base) - exact);
     fwd.add(static_cast<double>(diff / ulp_at<T>(exact)), diff, bm, scale, i, input);
     const hp sd = abs(convert<hp>(shifted) - convert<hp>(base));
@@ -205,7 +205,7 @@ void flux_law(std::uint64_t seed, std::uint64_t first, std::uint64_t cases, doub
               std::vector<budget_row>& out) {
   accum acc;
   acc.row = make_row("flux.separate-offsets |dot(p + s e_axis, p' + s e_axis) - dot(p, p')|",
-             "rope_dot_bound (FLUX layout [16, 56, 56]) at both position pairs",
+             "rope_dot_error_bound (FLUX layout [16, 56, 56]) at both position pairs",
              type_name<T>() + " sequential");
   const auto L = rope_flux<T>();
   for (std::uint64_t i = first; i < first + cases; ++i) {
@@ -225,7 +225,7 @@ void flux_law(std::uint64_t seed, std::uint64_t first, std::uint64_t cases, doub
     const auto q = convert_matrix<T>(qk);
     const T base = rope_dot(L, q.row(0), p, q.row(1), pp);
     const T shifted = rope_dot(L, q.row(0), ps, q.row(1), pps);
-    const hp b = rope_dot_bound(L, q.row(0), p, q.row(1), pp) + rope_dot_bound(L, q.row(0), ps, q.row(1), pps);
+    const hp b = rope_dot_error_bound(L, q.row(0), p, q.row(1), pp) + rope_dot_error_bound(L, q.row(0), ps, q.row(1), pps);
     acc.add(static_cast<double>(ulp_distance(shifted, base)), abs(convert<hp>(shifted) - convert<hp>(base)),
             b, scale, i, input);
   }

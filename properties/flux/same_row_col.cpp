@@ -1,0 +1,60 @@
+// flux.same_row_col (CLAIMS.md "flux.same-row-col"): in FLUX.1's multi-axis
+// RoPE, two cells in the same row turn their row group by the same angle, so
+// that group's part of the query-key dot product is the unrotated one; the
+// same holds for the column group of two cells in one column (and for the
+// image-number group of two cells of one image).
+#include "flux_check.h"
+
+namespace {
+
+using namespace pv;
+using namespace pv::flux_check;
+
+template <class T>
+void check_pair(const gen::flux_spec& f, const matrix<double>& QK, const std::array<double, 3>& p,
+                const std::array<double, 3>& p2) {
+  const auto L = gen::layout<T>(f);
+  const auto X = convert_matrix<T>(QK);
+  const auto [q, eq] = rotated(L, X.row(0), p);
+  const auto [k, ek] = rotated(L, X.row(1), p2);
+  for (std::size_t axis = 0; axis < 3; ++axis) {
+    if (p[axis] != p2[axis]) continue;
+    const auto idx = group_components(L, axis);
+    const auto [rot, brot] = group_dot(idx, q.data(), eq, k.data(), ek);
+    const auto [plain, bplain] = group_dot(idx, X.row(0), {}, X.row(1), {});
+    prop::expect_close<T>("group " + std::to_string(axis) + " dot of cells " + show(p) + " and " +
+                              show(p2) + " (equal coordinate " + std::to_string(axis) +
+                              ") vs the unrotated group dot",
+                          rot, plain, brot + bplain);
+  }
+}
+
+}  // namespace
+
+PV_PROPERTY("flux.same_row_col",
+            "multi-axis RoPE (FLUX.1's [16, 56, 56], theta 10000, or reduced 3-axis layouts): for "
+            "two cells of an H x W grid (any shape, 1..8 per side) in the same row, the row "
+            "group's part of <R(p) q, R(p') k> equals the unrotated <q, k> over that group (zero "
+            "angle difference); likewise the column group for two cells in one column and the "
+            "image group for two cells of one image",
+            "rotated group dot within dot_error_bound with the rotation errors (angle rounding "
+            "u|p w| + 2 ulps of sin/cos, gamma_2 per rotation, gamma_{2k} sum), plus the "
+            "unrotated group dot's gamma_{2k} sum |q_j k_j|; in hp the reference precision",
+            [] {
+              const auto f = *gen::flux_config();
+              const auto g = *gen::flux_grid(8);
+              const double img = *rc::gen::inRange(0, 4);
+              const std::size_t d = f.axes_dim[0] + f.axes_dim[1] + f.axes_dim[2];
+              const auto QK = *gen::tokens({2, 2, d, d, true, false});
+              const double r = *rc::gen::inRange<std::size_t>(0, g.h);
+              const double c = *rc::gen::inRange<std::size_t>(0, g.w);
+              const double r2 = *rc::gen::inRange<std::size_t>(0, g.h);
+              const double c2 = *rc::gen::inRange<std::size_t>(0, g.w);
+              RC_TAG(g.h == g.w ? "square grid" : "non-square grid");
+              // same row (r, c) & (r, c2); same column (r, c) & (r2, c)
+              for (const auto& pp : {std::array<double, 3>{img, r, c2}, std::array<double, 3>{img, r2, c}}) {
+                check_pair<hp>(f, QK, {img, r, c}, pp);
+                check_pair<double>(f, QK, {img, r, c}, pp);
+                check_pair<float>(f, QK, {img, r, c}, pp);
+              }
+            });

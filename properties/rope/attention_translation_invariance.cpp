@@ -1,0 +1,80 @@
+// rope.attention_translation_invariance (chapter "rope.relative", FLUX
+// "flux.separate-offsets"): RoPE attention sees positions only through their
+// differences, so shifting every position by the same s (per axis for
+// multi-axis RoPE) leaves the whole self-attention output unchanged.
+#include "../check.h"
+
+namespace {
+
+using namespace pv;
+
+template <class T>
+void check_layout(const rope_layout<T>& L, const matrix<double>& X0,
+                  const std::vector<std::vector<double>>& pos,
+                  const std::vector<std::vector<double>>& shifted) {
+  const auto X = convert_matrix<T>(X0);
+  const auto R1 = rope_apply(L, X, pos), R2 = rope_apply(L, X, shifted);
+  const auto A1 = rope_self_attention(L, X, pos), A2 = rope_self_attention(L, X, shifted);
+  // Exact outputs are equal; each computed one is within its forward bound.
+  const matrix<hp> none;
+  auto B = attention_forward_bound(R1, R1, X, rope_apply_error(L, X, pos),
+                                   rope_apply_error(L, X, pos), none);
+  const auto B2 = attention_forward_bound(R2, R2, X, rope_apply_error(L, X, shifted),
+                                          rope_apply_error(L, X, shifted), none);
+  for (std::size_t i = 0; i < B.a.size(); ++i) B.a[i] += B2.a[i];
+  prop::expect_within<T>("RoPE attention at positions p vs p + s", A1, A2, B);
+}
+
+std::string show_positions(const std::vector<std::vector<double>>& p) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    s += i ? ", (" : "(";
+    for (std::size_t a = 0; a < p[i].size(); ++a) s += (a ? ", " : "") + to_decimal(p[i][a]);
+    s += ")";
+  }
+  return s + "]";
+}
+
+}  // namespace
+
+PV_PROPERTY("rope.attention_translation_invariance",
+            "RoPE self-attention (queries and keys rotated, values not) gives the same output "
+            "when every position is shifted by the same s: 1-D RoPE (ladder or explicit speeds, "
+            "both pairings, positions and shifts up to 2^20) and FLUX-style 3-axis RoPE on an "
+            "H x W grid of any shape (text/image number, row, column; one shift per axis)",
+            "both outputs within their a-priori forward bounds (attention_forward_bound with the "
+            "rotation errors of rope_apply_error as input errors: angle rounding u|m w| + 2 ulps "
+            "of sin/cos, gamma_2 per rotation, gamma_d scores, 2 ulps per exp, gamma_n sums), "
+            "the two bounds added entrywise; in hp this is the reference precision",
+            [] {
+              if (*rc::gen::arbitrary<bool>()) {
+                const auto spec = *gen::rope_1d(2, 16);
+                const auto X0 = *gen::tokens({2, 8, spec.d, spec.d, true, true});
+                const auto p = *rc::gen::container<std::vector<std::int64_t>>(
+                    X0.rows, gen::position_int());
+                const auto s = *gen::shift_int();
+                std::vector<std::vector<double>> pos, sh;
+                for (auto v : p) pos.push_back({double(v)}), sh.push_back({double(v + s)});
+                RC_TAG("1-D");
+                check_layout(gen::layout<hp>(spec), X0, pos, sh);
+                check_layout(gen::layout<double>(spec), X0, pos, sh);
+                check_layout(gen::layout<float>(spec), X0, pos, sh);
+              } else {
+                const auto f = *gen::flux_config(false);
+                const auto g = *gen::flux_grid(4);
+                const std::size_t d = f.axes_dim[0] + f.axes_dim[1] + f.axes_dim[2];
+                auto pos = flux_grid_ids(g.h, g.w, double(*rc::gen::inRange(0, 3)));
+                const bool text = *rc::gen::arbitrary<bool>();
+                if (text) pos.insert(pos.begin(), std::vector<double>{0, 0, 0});  // a text token
+                const auto X0 = *gen::tokens({pos.size(), pos.size(), d, d, true, true});
+                const auto s = *rc::gen::container<std::vector<std::int64_t>>(3, gen::shift_int());
+                auto sh = pos;
+                for (auto& q : sh)
+                  for (std::size_t a = 0; a < 3; ++a) q[a] += double(s[a]);
+                RC_TAG("FLUX grid");
+                RC_LOG() << "positions " << show_positions(pos) << "\n";
+                check_layout(gen::layout<hp>(f), X0, pos, sh);
+                check_layout(gen::layout<double>(f), X0, pos, sh);
+                check_layout(gen::layout<float>(f), X0, pos, sh);
+              }
+            });
