@@ -11,7 +11,6 @@ using namespace pv;
 struct placed {
   std::size_t a, b;  ///< the two cells (row-major indices)
 };
-void showValue(const placed& p, std::ostream& os) { os << "cells " << p.a << " and " << p.b; }
 
 template <class T>
 void expect_rows_equal(const std::string& what, const matrix<T>& Y, std::size_t a, std::size_t b) {
