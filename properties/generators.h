@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <array>
 #include <cstdint>
 #include <ostream>
 #include <string>
@@ -176,6 +177,15 @@ inline rc::Gen<grid> flux_grid(std::size_t max_side = 8) {
   return rc::gen::exec([max_side] {
     return grid{*rc::gen::inRange<std::size_t>(1, max_side + 1),
                 *rc::gen::inRange<std::size_t>(1, max_side + 1)};
+  });
+}
+
+/// A FLUX position (image number in [0, 4), row, column) of a cell of grid g.
+inline rc::Gen<std::array<double, 3>> flux_cell(const grid& g) {
+  return rc::gen::exec([g] {
+    return std::array<double, 3>{double(*rc::gen::inRange(0, 4)),
+                                 double(*rc::gen::inRange<std::size_t>(0, g.h)),
+                                 double(*rc::gen::inRange<std::size_t>(0, g.w))};
   });
 }
 

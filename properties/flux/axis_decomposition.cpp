@@ -56,12 +56,7 @@ PV_PROPERTY("flux.axis_decomposition",
               const auto g = *gen::flux_grid(8);
               const std::size_t d = f.axes_dim[0] + f.axes_dim[1] + f.axes_dim[2];
               const auto QK = *gen::tokens({2, 2, d, d, true, false});
-              auto cell = [&] {
-                return std::array<double, 3>{double(*rc::gen::inRange(0, 4)),
-                                             double(*rc::gen::inRange<std::size_t>(0, g.h)),
-                                             double(*rc::gen::inRange<std::size_t>(0, g.w))};
-              };
-              auto p = cell(), p2 = cell();
+              auto p = *gen::flux_cell(g), p2 = *gen::flux_cell(g);
               if (*rc::gen::inRange(0, 4) == 0) {  // far apart: per-axis offsets up to 2^20
                 const auto s = *rc::gen::container<std::vector<std::int64_t>>(3, gen::shift_int());
                 for (std::size_t a = 0; a < 3; ++a) p[a] += double(s[a]);

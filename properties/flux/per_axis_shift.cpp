@@ -38,12 +38,7 @@ PV_PROPERTY("flux.per_axis_shift",
               const auto g = *gen::flux_grid(8);
               const std::size_t d = f.axes_dim[0] + f.axes_dim[1] + f.axes_dim[2];
               const auto QK = *gen::tokens({2, 2, d, d, true, false});
-              auto cell = [&] {
-                return std::array<double, 3>{double(*rc::gen::inRange(0, 4)),
-                                             double(*rc::gen::inRange<std::size_t>(0, g.h)),
-                                             double(*rc::gen::inRange<std::size_t>(0, g.w))};
-              };
-              const auto p = cell(), p2 = cell();
+              const auto p = *gen::flux_cell(g), p2 = *gen::flux_cell(g);
               const auto sv = *rc::gen::container<std::vector<std::int64_t>>(3, gen::shift_int());
               std::array<double, 3> s{double(sv[0]), double(sv[1]), double(sv[2])};
               const int only = *rc::gen::inRange(0, 4);  // 3: all axes; else one axis alone
