@@ -1,8 +1,3 @@
-// GCC 12 reports a false -Wrestrict inside libstdc++'s string assignment
-// when it inlines Boost's float formatting (GCC bug 105329); nothing here
-// overlaps.
-#pragma GCC diagnostic ignored "-Wrestrict"
-
 #include "mp.h"
 
 #include <cmath>
