@@ -116,7 +116,9 @@ property_result run_property(const property_def& p, const run_options& o) {
     r.cases = g.numSuccess;
     r.counterexample = g.description;
   } else {
-    r.verdict = "error";
+    // With a reproduce string, RapidCheck answers with an error when the
+    // replayed case passes: say so instead of a bare "error".
+    r.verdict = o.reproduce.empty() ? "error" : "not-reproduced";
     r.counterexample = result.get<rc::detail::Error>().description;
   }
   return r;

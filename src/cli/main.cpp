@@ -57,8 +57,8 @@ std::uint64_t parse_u64(const std::string& flag, const std::string& v, std::uint
 }
 
 void print_property(const pv::property_result& r, std::ostream& os) {
-  os << (r.verdict == "passed" ? "  ok    " : "  FAIL  ") << r.id << "  (" << r.cases
-     << " cases, seed " << r.seed << ")\n";
+  os << (r.verdict == "passed" ? "  ok    " : "  FAIL  ") << r.id << "  " << r.verdict << " ("
+     << r.cases << " cases, seed " << r.seed << ")\n";
   if (r.verdict != "passed") {
     if (r.counterexample) os << "        counterexample:\n" << *r.counterexample << "\n";
     if (r.replay) os << "        replay: " << *r.replay << "\n";
