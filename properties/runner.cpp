@@ -95,8 +95,19 @@ property_result run_property(const property_def& p, const run_options& o) {
   auto result = rc::detail::checkProperty(p.make(), meta, params, listener, repro);
 
   if (result.is<rc::detail::SuccessResult>()) {
+    const auto& ok = result.get<rc::detail::SuccessResult>();
     r.verdict = "passed";
-    r.cases = result.get<rc::detail::SuccessResult>().numSuccess;
+    r.cases = ok.numSuccess;
+    // What the cases covered (RC_TAG / RC_CLASSIFY), as QuickCheck's cover.
+    if (!ok.distribution.empty()) {
+      json cover = json::object();
+      for (const auto& [tags, count] : ok.distribution) {
+        std::string key;
+        for (const auto& t : tags) key += (key.empty() ? "" : ", ") + t;
+        cover.set(key.empty() ? "(untagged)" : key, json::integer(count));
+      }
+      r.extra.set("coverage", cover);
+    }
   } else if (result.is<rc::detail::FailureResult>()) {
     const auto& f = result.get<rc::detail::FailureResult>();
     r.verdict = "failed";
