@@ -1,5 +1,6 @@
 // posverify: verify the chapter's claims and the laws of attention and
 // positional encodings; write the reports.
+#include "check/check.h"
 #include "claims/registry.h"
 #include "posverify/report.h"
 #include "posverify/scalar.h"
@@ -24,6 +25,7 @@ const char* usage_text =
     "                       write claims.md and claims.json\n"
     "  replay ID HEX        rerun exactly one failing case of property ID\n"
     "  list                 list the claim and property ids\n"
+    "  check --impl LIB.so  run the laws on a user's implementation (`posverify check` lists options)\n"
     "\n"
     "options of verify:\n"
     "  --out DIR            where the reports go (default reports/)\n"
@@ -167,6 +169,7 @@ int main(int argc, char** argv) {
     if (cmd == "verify") return cmd_verify(rest);
     if (cmd == "replay") return cmd_replay(rest);
     if (cmd == "list") return cmd_list();
+    if (cmd == "check") return cmd_check(rest);
     throw usage_error("unknown command '" + cmd + "'");
   } catch (const usage_error& e) {
     std::cerr << "posverify: " << e.what() << "\n\n" << usage_text;
