@@ -54,7 +54,7 @@ call probe(const rope_cfg& rc, pv_dtype t, const std::vector<double>& pos1) {
 
 /// Pairs rotated in a probe matrix (components left alone are omitted).
 std::vector<probe_pair> pairs_of(const std::vector<std::vector<double>>& M, double thr,
-                                 std::vector<std::string>& oddities) {
+                                 std::vector<std::string>& oddities, int* same_sign = nullptr) {
   const std::size_t d = M.size();
   std::vector<long> partner(d, -1);
   for (std::size_t j = 0; j < d; ++j) {
@@ -77,11 +77,9 @@ std::vector<probe_pair> pairs_of(const std::vector<std::vector<double>>& M, doub
     }
     const std::size_t b = std::size_t(p);
     // standard rotation: R e_a = (cos at a, sin at b), R e_b = (-sin at a, cos at b)
-    if (std::abs(M[j][b] + M[b][j]) > 1e3 * thr && std::abs(M[j][b] - M[b][j]) < 1e3 * thr)
-      oddities.push_back("pair (" + std::to_string(j) + ", " + std::to_string(b) +
-                         ") is not rotated: both components get the sine with the same sign "
-                         "(sign of the sine flipped in one of the two formulas)");
-    out.push_back({j, b, std::atan2(M[j][b], M[j][j])});
+    const bool same = std::abs(M[j][b] + M[b][j]) > 1e3 * thr && std::abs(M[j][b] - M[b][j]) < 1e3 * thr;
+    if (same && same_sign) ++*same_sign;
+    out.push_back({j, b, same ? std::abs(std::atan2(M[j][b], M[j][j])) : std::atan2(M[j][b], M[j][j])});
   }
   return out;
 }
@@ -168,16 +166,22 @@ json diagnose_rope(const context& cx, const rope_cfg& rc) {
   std::vector<std::vector<probe_pair>> per_axis(na);
   std::vector<std::set<std::size_t>> driven(na);
   json pairs_json = json::array();
+  int same_sign = 0, n_pairs = 0;
   for (std::size_t a = 0; a < na; ++a) {
     auto M1 = as_rows(res[1 + a], t, d);
-    per_axis[a] = pairs_of(M1, thr, odd);
+    per_axis[a] = pairs_of(M1, thr, odd, &same_sign);
     // an implementation with positions off by one also turns at 0: remove that part
     if (dev0 > thr) {
       auto P0 = pairs_of(M0, thr, odd);
       for (auto& p : per_axis[a])
         for (auto& q : P0)
           if (q.a == p.a && q.b == p.b) p.angle -= q.angle;
+      std::vector<probe_pair> kept;
+      for (auto& p : per_axis[a])
+        if (std::abs(p.angle) > 1e3 * thr) kept.push_back(p);
+      per_axis[a] = kept;
     }
+    n_pairs += int(per_axis[a].size());
     for (auto& p : per_axis[a]) {
       driven[a].insert(p.a);
       driven[a].insert(p.b);
@@ -243,7 +247,11 @@ json diagnose_rope(const context& cx, const rope_cfg& rc) {
       const double lnr = std::log(wl / w0) / (K - 1);
       const double per_i = -lnr / std::log(theta) * dim_a;  // 2 for theta^(-2i/d)
       std::string ladder;
+      const double head = double(rc.c.head_dim);
       if (std::abs(per_i - 2) < 0.02) ladder = "theta^(-2i/d)";
+      else if (na > 1 && std::abs(per_i * head / dim_a - 2) < 0.02)
+        ladder = "theta^(-2i/" + std::to_string(rc.c.head_dim) + "): one ladder over the whole head instead of axes_dim[" +
+                 std::to_string(a) + "] = " + std::to_string(rc.c.axes_dim[a]);
       else if (std::abs(per_i - 1) < 0.02) ladder = "theta^(-i/d)";
       else {
         const double base_eff = std::exp(-lnr * dim_a / 2);
@@ -252,7 +260,8 @@ json diagnose_rope(const context& cx, const rope_cfg& rc) {
       }
       std::string note = (na > 1 ? "axis " + std::to_string(a) + ": " : std::string()) + "speeds " + ladder;
       if (std::abs(w0 - 1) > 1e-3) {
-        const double k0 = -std::log(w0) / std::log(theta) * dim_a / 2;
+        const bool head_ladder = ladder.find("whole head") != std::string::npos;
+        const double k0 = -std::log(w0) / std::log(theta) * (head_ladder ? double(rc.c.head_dim) : dim_a) / 2;
         note += ", but the first pair turns at " + fmt(w0, 6) + " instead of 1 (the ladder starts at k = " +
                 fmt(k0, 4) + (na > 1 ? ": not reset for this axis)" : ")");
       }
@@ -263,19 +272,42 @@ json diagnose_rope(const context& cx, const rope_cfg& rc) {
   else if (all_halves && !all_adjacent) pairing_seen = "split halves (i, i + d/2)";
   else if (all_halves && all_adjacent) pairing_seen = "pairs that fit both conventions";
   else pairing_seen = "pairs that are neither adjacent nor split halves";
-  if (reversed) findings.push_back("it rotates the other way (the sign of both sines is flipped: R(-m))");
+  if (same_sign > 0)
+    findings.push_back("in " + std::to_string(same_sign) + " of " + std::to_string(n_pairs) +
+                       " pairs both components receive the sine with the same sign, so the map is "
+                       "not a rotation (the sign of the sine is flipped in one of the two formulas)");
+  else if (reversed)
+    findings.push_back("it rotates the other way (the sign of both sines is flipped: R(-m))");
 
-  if (dev0 > thr)
-    findings.push_back("it is not the identity at position 0 (largest deviation " + fmt(dev0) +
-                       "): positions are offset (e.g. off by one)");
+  if (dev0 > thr) {
+    // offset = angle at 0 / speed, read on the fastest pair
+    std::string off_txt;
+    auto P0 = pairs_of(M0, thr, odd);
+    double best_w = 0, offset = 0;
+    for (std::size_t a = 0; a < na; ++a)
+      for (auto& p : per_axis[a])
+        for (auto& q : P0)
+          if (q.a == p.a && q.b == p.b && std::abs(p.angle) > best_w) {
+            best_w = std::abs(p.angle);
+            offset = q.angle / p.angle;
+          }
+    if (best_w > 0) off_txt = ": position 0 acts as " + fmt(offset, 6);
+    findings.push_back("it is not the identity at position 0 (largest deviation " + fmt(dev0) + ")" +
+                       off_txt + " -- positions are offset (off by one?)");
+  }
 
   // 257 and 2049 on the last axis: effective position from the slowest pair
-  if (!per_axis[last].empty()) {
+  if (!per_axis[last].empty() && same_sign == 0) {
     auto slow = *std::min_element(per_axis[last].begin(), per_axis[last].end(),
                                   [](auto& x, auto& y) { return std::abs(x.angle) < std::abs(y.angle); });
     std::vector<std::string> notes;
     int k = 0;
+    bool exact257 = true;
     for (double m : {257.0, 2049.0}) {
+      if (std::abs(slow.angle) * m > 3.0) {  // the angle wraps: cannot read the position
+        ++k;
+        continue;
+      }
       auto M = as_rows(res[1 + na + std::size_t(k++)], t, d);
       double ang = std::atan2(M[slow.a][slow.b], M[slow.a][slow.a]);
       if (dev0 > thr) {
@@ -286,8 +318,12 @@ json diagnose_rope(const context& cx, const rope_cfg& rc) {
       double m_eff = ang / slow.angle;
       if (std::abs(m_eff - m) > 0.25) {
         std::string why;
-        if (std::abs(m_eff - round_to_bits(m, 8)) < 0.25) why = " (= position rounded to bfloat16)";
-        else if (std::abs(m_eff - round_to_bits(m, 11)) < 0.25) why = " (= position rounded to float16)";
+        // 257 is exact in float16 and not in bfloat16; 2049 is exact in neither
+        if (m == 257.0 && std::abs(m_eff - round_to_bits(m, 8)) < 0.25) why = " (= position rounded to bfloat16)";
+        else if (m == 2049.0 && exact257 && std::abs(m_eff - round_to_bits(m, 11)) < 0.25)
+          why = " (= position rounded to float16)";
+        else if (m == 2049.0 && std::abs(m_eff - round_to_bits(m, 8)) < 0.25) why = " (= position rounded to bfloat16)";
+        if (m == 257.0) exact257 = false;
         notes.push_back("position " + fmt(m, 6) + " acts as " + fmt(m_eff, 7) + why);
       }
     }

@@ -280,10 +280,14 @@ std::size_t call::out_bytes() const {
   return 0;
 }
 
-impl_info probe_library(const std::string& path, int timeout_ms) {
+impl_info probe_library(const std::string& given, int timeout_ms) {
   struct stat st{};
-  if (::stat(path.c_str(), &st) != 0)
-    throw load_error("cannot load '" + path + "': " + std::strerror(errno));
+  if (::stat(given.c_str(), &st) != 0)
+    throw load_error("cannot load '" + given + "': " + std::strerror(errno));
+  // dlopen searches the library path for a bare name: always pass a full path
+  char* full = ::realpath(given.c_str(), nullptr);
+  const std::string path = full ? std::string(full) : given;
+  std::free(full);
   int p[2];
   if (::pipe(p) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
   std::fflush(nullptr);
