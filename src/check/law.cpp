@@ -36,7 +36,7 @@ void law_run::fail(int k, const std::string& msg, const std::function<std::strin
   r_.verdict = "failed";
   r_.finding = "case " + std::to_string(k) + ": " + msg;
   r_.counterexample = describe ? describe() : "";
-  r_.replay = cx_.program + " check --impl " + cx_.lib.path + " --seed " +
+  r_.replay = cx_.program + " check --impl " + cx_.lib.given + " --seed " +
               std::to_string(cx_.seed) + " --max-position " + to_decimal(cx_.max_position) +
               " --law '" + r_.id + "' --case " + std::to_string(k);
   ++r_.cases;
@@ -73,6 +73,10 @@ bool law_run::within(int k, const hp& error, const hp& bound, const std::string&
     r_.worst_error = error;
     r_.worst_bound = bound;
     r_.worst_where = "case " + std::to_string(k) + ", " + where;
+  }
+  if (error > r_.max_error) {
+    r_.max_error = error;
+    r_.max_error_bound = bound;
   }
   if (error <= bound) return true;
   fail(k, where + ": |difference| = " + to_decimal(error) + " exceeds the tolerance " +

@@ -48,6 +48,7 @@ struct law_result {
   bool has_worst = false;
   hp worst_error = 0, worst_bound = 0;
   std::string worst_where;  ///< case and entry of the worst error/bound ratio
+  hp max_error = 0, max_error_bound = 0;  ///< the largest |difference| and its tolerance
   json extra = json::object();
 };
 

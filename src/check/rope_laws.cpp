@@ -503,24 +503,21 @@ json sweep_for(const context& cx, const rope_cfg& rc) {
   std::vector<double> Pv(na, cx.max_position);
   auto tP = component_tolerance<T>(L, rc.c, Pv.data(), x.row(0));
   for (std::size_t i = 0; i < ms.size(); ++i) {
-    hp worst = 0, tol = 0, tolP = 0;
+    hp worst = 0, r_here = 0, r_max = 0;
     for (std::size_t c = 0; c < d; ++c) {
       hp e = abs(convert<hp>(R.y(i, c)) - R.ref(i, c));
-      if (R.tol(i, c) > 0 && e / R.tol(i, c) > (tol > 0 ? worst / tol : hp(0))) {
-        worst = e;
-        tol = R.tol(i, c);
-        tolP = tP[c];
-      }
+      worst = hmax(worst, e);
+      if (R.tol(i, c) > 0) r_here = hmax(r_here, hp(e / R.tol(i, c)));
+      if (tP[c] > 0) r_max = hmax(r_max, hp(e / tP[c]));
     }
-    if (tol == 0) tol = R.tol(i, 0), tolP = tP[0];
     json r = json::object();
     r.set("position", json::number(to_decimal(ms[i])));
-    r.set("error", json::number(ref::to_decimal(worst, 6)));
-    r.set("tolerance", json::number(ref::to_decimal(tol, 6)));
-    r.set("tolerance_at_max_position", json::number(ref::to_decimal(tolP, 6)));
-    r.set("within_model", json::boolean(worst <= tol));
-    if (first_model.empty() && worst > tol) first_model = to_decimal(ms[i]);
-    if (first_maxpos.empty() && worst > tolP) first_maxpos = to_decimal(ms[i]);
+    r.set("max_error", json::number(ref::to_decimal(worst, 6)));
+    r.set("error_over_tolerance", json::number(ref::to_decimal(r_here, 4)));
+    r.set("error_over_tolerance_at_max_position", json::number(ref::to_decimal(r_max, 4)));
+    r.set("within_model", json::boolean(r_here <= 1));
+    if (first_model.empty() && r_here > 1) first_model = to_decimal(ms[i]);
+    if (first_maxpos.empty() && r_max > 1) first_maxpos = to_decimal(ms[i]);
     rows.push(r);
   }
   j.set("rows", rows);
@@ -547,8 +544,8 @@ std::vector<law_result> rope_laws(const context& cx, json& sweep, json& diagnosi
           out[i].verdict == "failed")
         reference_failed = true;
     }
-    if (cx.only_law.empty() && cx.only_case < 0 && any_ran) {
-      if (rc.c.n_axes == 1) {
+    if (cx.only_case < 0 && any_ran) {
+      if (rc.c.n_axes == 1 && cx.only_law.empty()) {
         sweep.push(sweep_for<float>(cx, rc));
         sweep.push(sweep_for<double>(cx, rc));
       }

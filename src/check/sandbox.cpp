@@ -336,6 +336,7 @@ impl_info probe_library(const std::string& given, int timeout_ms) {
     throw load_error("cannot load '" + path + "': " + (msg.empty() ? "no answer" : msg.substr(1)));
   impl_info info;
   info.path = path;
+  info.given = given;
   std::size_t sp = msg.find(' ');
   info.abi_version = static_cast<std::uint32_t>(std::strtoul(msg.substr(1, sp - 1).c_str(), nullptr, 10));
   info.has_attention = msg[sp + 1] == '1';

@@ -29,7 +29,8 @@ struct load_error : std::runtime_error {
 
 /// What the library declares (read in a child too).
 struct impl_info {
-  std::string path;
+  std::string path;     ///< absolute path (what the children dlopen)
+  std::string given;    ///< the path as the user gave it (for messages and replays)
   std::string name;
   std::uint32_t abi_version = 0;
   bool has_attention = false, has_rope = false, has_sinusoid = false;
