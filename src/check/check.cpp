@@ -33,6 +33,9 @@ const char* check_usage =
     "  --precision-bits B   reference precision (default 128)\n"
     "  --baseline OLD.json  compare with an earlier report: exit 1 on a regression\n"
     "  --save-baseline F    write this run's report to F as a baseline\n"
+    "  --rope-config SPEC   RoPE configuration to check, PAIRING:THETA:DIMS, e.g.\n"
+    "                       halves:500000:128 or adjacent:10000:16,56,56 (repeatable;\n"
+    "                       default: text 64/128 in both conventions and FLUX.1)\n"
     "  --law ID             run only the laws whose id starts with ID\n"
     "  --case K             run only case K (with --law: replays a failure)\n"
     "  --mutation           every LIB given is a deliberately wrong plugin; write\n"
@@ -427,6 +430,13 @@ int run(const std::vector<std::string>& args) {
     else if (a == "--law") cx.only_law = value();
     else if (a == "--case") cx.only_case = int(parse_u64(a, value(), 0, 1000000));
     else if (a == "--mutation") mutation = true;
+    else if (a == "--rope-config") {
+      try {
+        cx.rope_configs.push_back(parse_rope_config(value()));
+      } catch (const std::invalid_argument& e) {
+        throw usage_error(e.what());
+      }
+    }
     else if (!a.empty() && a[0] != '-' && mutation) libs.push_back(a);
     else throw usage_error("check: unknown option '" + a + "'");
   }

@@ -211,11 +211,12 @@ json diagnose_rope(const context& cx, const rope_cfg& rc) {
       s += a + 1 < na ? ";" : "";
     }
     // name the common mistakes
-    if (na >= 3) {
+    {
+      const std::size_t ra = na - 2, ca = na - 1;  // rows and columns: the last two axes
       std::set<std::size_t> w1, w2;
-      for (std::size_t c = off[1]; c < off[1] + std::size_t(rc.c.axes_dim[1]); ++c) w1.insert(c);
-      for (std::size_t c = off[2]; c < off[2] + std::size_t(rc.c.axes_dim[2]); ++c) w2.insert(c);
-      if (driven[1] == w2 && driven[2] == w1)
+      for (std::size_t c = off[ra]; c < off[ra] + std::size_t(rc.c.axes_dim[ra]); ++c) w1.insert(c);
+      for (std::size_t c = off[ca]; c < off[ca] + std::size_t(rc.c.axes_dim[ca]); ++c) w2.insert(c);
+      if (driven[ra] == w2 && driven[ca] == w1)
         s += " -- rows and columns are swapped (it reads the column coordinate for the row components)";
       else if (driven[0] != std::set<std::size_t>() && *driven[0].begin() != 0)
         s += " -- the head is split among the axes in the wrong order";

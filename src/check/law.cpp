@@ -31,13 +31,19 @@ void law_run::run() {
   for (auto& m : more) res_.push_back(std::move(m));
 }
 
+std::string law_run::rope_flags() const {
+  std::string f;
+  for (const auto& rc : cx_.rope_configs) f += " --rope-config " + rc.spec;
+  return f;
+}
+
 void law_run::fail(int k, const std::string& msg, const std::function<std::string()>& describe) {
   if (failed()) return;
   r_.verdict = "failed";
   r_.finding = "case " + std::to_string(k) + ": " + msg;
   r_.counterexample = describe ? describe() : "";
   r_.replay = cx_.program + " check --impl " + cx_.lib.given + " --seed " +
-              std::to_string(cx_.seed) + " --max-position " + to_decimal(cx_.max_position) +
+              std::to_string(cx_.seed) + " --max-position " + to_decimal(cx_.max_position) + rope_flags() +
               " --law '" + r_.id + "' --case " + std::to_string(k);
   ++r_.cases;
 }

@@ -3,6 +3,7 @@
 // helpers that move matrices in and out of the byte buffers of a call.
 #pragma once
 
+#include "check/rope_model.h"
 #include "check/sandbox.h"
 #include "posverify/json.h"
 #include "posverify/matrix.h"
@@ -29,6 +30,7 @@ struct context {
   std::string only_law;  ///< run laws whose id starts with this (empty: all)
   int only_case = -1;    ///< replay one case
   std::string program = "posverify";
+  std::vector<rope_cfg> rope_configs;  ///< empty: the default set (rope_model.h)
 };
 
 /// The outcome of one law on one dtype (and RoPE configuration).
@@ -138,6 +140,7 @@ class law_run {
   law_result& result_ref() { return r_; }
 
  private:
+  std::string rope_flags() const;
   const context& cx_;
   law_result r_;
   std::vector<call> calls_;

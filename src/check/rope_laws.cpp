@@ -439,7 +439,8 @@ void laws_for(const context& cx, const rope_cfg& rc, std::vector<law_result>& ou
       "the smaller is 0); likewise two patches in the same column (ids (0, row, col))",
       [&](rng& g, int k) {
         std::vector<double> pos(4 * na, 0.0);
-        const std::size_t same = k % 2 ? 2 : 1, other = 3 - same;  // axis shared, axis varying
+        // the last two axes are rows and columns (FLUX: (image, row, col))
+        const std::size_t same = k % 2 ? na - 1 : na - 2, other = (na - 1) + (na - 2) - same;
         double r = coord(g, P), c1 = coord(g, P), c2 = coord(g, P), lo = std::min(c1, c2);
         pos[0 * na + same] = r;
         pos[1 * na + same] = r;
@@ -459,8 +460,9 @@ void laws_for(const context& cx, const rope_cfg& rc, std::vector<law_result>& ou
         if (H == W) W = H + 1 + std::size_t(g.range(0, 3));
         x = random_heads<T>(g, H * W, d);
         pos.clear();
-        for (const auto& id : flux_grid_ids(H, W))
-          for (std::size_t a = 0; a < na; ++a) pos.push_back(a < id.size() ? id[a] : 0.0);
+        for (const auto& id : flux_grid_ids(H, W))  // (image, row, col): rows and columns on the last two axes
+          for (std::size_t a = 0; a < na; ++a)
+            pos.push_back(a == na - 1 ? id[2] : a == na - 2 ? id[1] : 0.0);
       },
       [&](law_run& Lr, int k, const matrix<T>&, const std::vector<double>&, const rotated<T>& R,
           const std::function<std::string()>& desc) {
@@ -533,7 +535,7 @@ std::vector<law_result> rope_laws(const context& cx, json& sweep, json& diagnosi
   std::vector<law_result> out;
   sweep = json::array();
   diagnosis = json::array();
-  for (const auto& rc : rope_configs()) {
+  for (const auto& rc : cx.rope_configs.empty() ? rope_configs() : cx.rope_configs) {
     std::size_t before = out.size();
     laws_for<float>(cx, rc, out);
     laws_for<double>(cx, rc, out);

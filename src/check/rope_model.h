@@ -22,7 +22,12 @@ namespace pv::check {
 struct rope_cfg {
   std::string name;
   pv_rope_config c;
+  std::string spec;  ///< as given to --rope-config (empty for the defaults)
 };
+
+/// Parses PAIRING:THETA:DIMS, e.g. "halves:500000:128" or
+/// "adjacent:10000:16,56,56"; throws std::invalid_argument naming the field.
+rope_cfg parse_rope_config(const std::string& spec);
 
 /// The configurations checked: text RoPE in both pair conventions, a
 /// Llama-3-like long-context ladder, and FLUX.1's three axes.
@@ -37,9 +42,9 @@ inline std::vector<rope_cfg> rope_configs() {
     c.pairing = p;
     return c;
   };
-  v.push_back({"text-adjacent-64", text(64, 10000, PV_PAIRS_ADJACENT)});
-  v.push_back({"text-halves-64", text(64, 10000, PV_PAIRS_HALVES)});
-  v.push_back({"text-halves-128-theta500000", text(128, 500000, PV_PAIRS_HALVES)});
+  v.push_back({"text-adjacent-64", text(64, 10000, PV_PAIRS_ADJACENT), ""});
+  v.push_back({"text-halves-64", text(64, 10000, PV_PAIRS_HALVES), ""});
+  v.push_back({"text-halves-128-theta500000", text(128, 500000, PV_PAIRS_HALVES), ""});
   pv_rope_config f{};
   f.head_dim = 128;
   f.n_axes = 3;
@@ -48,7 +53,7 @@ inline std::vector<rope_cfg> rope_configs() {
   f.axes_dim[2] = 56;
   f.theta = 10000;
   f.pairing = PV_PAIRS_ADJACENT;
-  v.push_back({"flux-16-56-56", f});
+  v.push_back({"flux-16-56-56", f, ""});
   return v;
 }
 

@@ -245,7 +245,7 @@ std::string describe_exit(int wstatus) {
 }
 
 void check_finite(const call& c, result& r) {
-  const std::size_t es = elem_size(c.t), n = r.out.size() / es;
+  const std::size_t n = r.out.size() / elem_size(c.t);
   const std::int64_t cols = c.kind == op::attention ? c.d_v
                             : c.kind == op::rope    ? c.cfg.head_dim
                                                     : c.d;
@@ -260,9 +260,13 @@ void check_finite(const call& c, result& r) {
     }
     if (!std::isfinite(v)) {
       r.st = status::non_finite;
+      const std::size_t es = elem_size(c.t);
+      bool untouched = c.kind != op::rope;
+      for (std::size_t b = 0; b < es && untouched; ++b) untouched = r.out[i * es + b] == 0xFF;
       r.detail = std::string(std::isnan(v) ? "NaN" : "infinity") + " at output entry (" +
                  std::to_string(cols ? std::int64_t(i) / cols : 0) + ", " +
-                 std::to_string(cols ? std::int64_t(i) % cols : 0) + ")";
+                 std::to_string(cols ? std::int64_t(i) % cols : 0) + ")" +
+                 (untouched ? " (still the NaN bytes the buffer was filled with: never written)" : "");
       return;
     }
   }

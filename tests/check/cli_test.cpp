@@ -180,6 +180,22 @@ TEST(CheckCli, LoadErrorsExit2NamingTheCause) {
   EXPECT_FALSE(exists(dir + "/builtin-plain-float.json"));
 }
 
+TEST(CheckCli, UserRopeConfigurations) {
+  const std::string dir = out_dir("user-rope");
+  auto r = run("check --impl " + builtin("plain_float") +
+               " --rope-config halves:1000000:96 --rope-config adjacent:10000:8,12,12 --law rope --cases 5 --out " + dir);
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("ok    rope.reference[user-halves-96-theta1000000/float32]"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("ok    rope.flux.nonsquare_grid[user-adjacent-8-12-12-theta10000/float32]"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("text-adjacent-64"), std::string::npos) << "the defaults are replaced";
+  auto bad = run("check --impl " + builtin("plain_float") + " --rope-config sideways:10000:64 --out " + dir);
+  EXPECT_EQ(bad.code, 2) << bad.out;
+  EXPECT_NE(bad.out.find("pairing 'sideways' is neither adjacent nor halves"), std::string::npos) << bad.out;
+  auto odd = run("check --impl " + builtin("plain_float") + " --rope-config halves:10000:63 --out " + dir);
+  EXPECT_EQ(odd.code, 2) << odd.out;
+  EXPECT_NE(odd.out.find("axis dimension '63'"), std::string::npos) << odd.out;
+}
+
 // --- failures name the law and the case, and replay ------------------------
 
 TEST(CheckCli, CrashNamesLawAndCaseAndReplays) {
