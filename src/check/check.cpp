@@ -4,6 +4,7 @@
 #include "check/sandbox.h"
 #include "posverify/report.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
@@ -341,8 +342,9 @@ int run_mutation(context& cx, const std::vector<std::string>& libs, const std::s
                    "It is caught when at least one law fails on it; the table names the first law that "
                    "failed (in the order the laws run), after how many cases, and the finding. Seed " +
                    std::to_string(cx.seed) + ", " + std::to_string(cx.cases) + " cases per law.\n\n"
-                   "| mutant | caught by | cases | finding | laws failed |\n|---|---|---|---|---|\n";
+                   "| mutant | caught by | cases | finding | laws failed | every law that failed |\n|---|---|---|---|---|---|\n";
   int caught = 0;
+  std::string diagnoses;
   for (const auto& lib : libs) {
     json row = json::object();
     std::string name = lib.substr(lib.find_last_of('/') + 1);
@@ -355,18 +357,27 @@ int run_mutation(context& cx, const std::vector<std::string>& libs, const std::s
       row.set("caught", json::boolean(false));
       row.set("error", json::string(e.what()));
       rows.push(row);
-      md += "| `" + name + "` | **not loaded** | — | " + cell(e.what()) + " | — |\n";
+      md += "| `" + name + "` | **not loaded** | — | " + cell(e.what()) + " | — | — |\n";
       std::cout << "  ??    " << name << ": " << e.what() << "\n";
       continue;
     }
     auto o = run_all(cx);
     const law_result* first = nullptr;
     int nfail = 0;
+    std::vector<std::string> bases;  // every law (without dtype/config) that failed
     for (const auto& r : o.laws)
       if (r.verdict == "failed") {
         if (!first) first = &r;
         ++nfail;
+        if (std::find(bases.begin(), bases.end(), r.base_id) == bases.end()) bases.push_back(r.base_id);
       }
+    std::string also;
+    json laws_j = json::array();
+    for (const auto& b : bases) {
+      also += (also.empty() ? "" : ", ") + b;
+      laws_j.push(json::string(b));
+    }
+    row.set("laws_that_failed", laws_j);
     row.set("mutant", json::string(name));
     row.set("caught", json::boolean(first != nullptr));
     row.set("caught_by", first ? json::string(first->id) : json());
@@ -383,7 +394,9 @@ int run_mutation(context& cx, const std::vector<std::string>& libs, const std::s
     if (first) ++caught;
     md += "| `" + name + "` | " + (first ? "`" + first->id + "`" : std::string("**survived**")) + " | " +
           (first ? std::to_string(first->cases) : "—") + " | " + cell(first ? first->finding : "—") + " | " +
-          std::to_string(nfail) + " of " + std::to_string(o.laws.size()) + " |\n";
+          std::to_string(nfail) + " of " + std::to_string(o.laws.size()) + " | " + (also.empty() ? "—" : also) + " |\n";
+    if (first)
+      if (const json* dg = first->extra.find("diagnosis")) diagnoses += "- `" + name + "`: " + dg->as_string() + "\n";
     std::cout << (first ? "  caught   " : "  SURVIVED ") << name;
     if (first) std::cout << "  by " << first->id << " after " << first->cases << " cases: " << first->finding;
     std::cout << "\n";
@@ -398,6 +411,8 @@ int run_mutation(context& cx, const std::vector<std::string>& libs, const std::s
   j.set("score", json::number(to_decimal(libs.empty() ? 0.0 : double(caught) / double(libs.size()))));
   j.set("rows", rows);
   md += "\nMutation score: " + std::to_string(caught) + " of " + std::to_string(libs.size()) + " caught.\n";
+  if (!diagnoses.empty())
+    md += "\n## Diagnoses of the RoPE mutants (black-box probes, first failing configuration)\n\n" + diagnoses;
   ensure_dir(out_dir);
   write_file_atomic(out_dir + "/mutation.json", j.dump());
   write_file_atomic(out_dir + "/mutation.md", md);
