@@ -97,7 +97,10 @@ std::string range_text(const std::set<std::size_t>& s) {
   bool contiguous = v.back() - v.front() + 1 == v.size();
   if (contiguous) return std::to_string(v.front()) + ".." + std::to_string(v.back());
   std::string r;
-  for (std::size_t i = 0; i < v.size() && i < 12; ++i) r += (i ? "," : "") + std::to_string(v[i]);
+  for (std::size_t i = 0; i < v.size() && i < 12; ++i) {
+    if (i) r += ',';
+    r += std::to_string(v[i]);
+  }
   return r + (v.size() > 12 ? ",..." : "");
 }
 
@@ -187,7 +190,12 @@ json diagnose_rope(const context& cx, const rope_cfg& rc) {
       driven[a].insert(p.b);
       json pj = json::object();
       pj.set("axis", json::integer(long(a)));
-      pj.set("components", json::string("(" + std::to_string(p.a) + ", " + std::to_string(p.b) + ")"));
+      std::string comp = "(";
+      comp += std::to_string(p.a);
+      comp += ", ";
+      comp += std::to_string(p.b);
+      comp += ')';
+      pj.set("components", json::string(comp));
       pj.set("speed", json::number(fmt(p.angle, 17)));
       pairs_json.push(pj);
     }

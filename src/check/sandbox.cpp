@@ -308,8 +308,14 @@ impl_info probe_library(const std::string& given, int timeout_ms) {
       msg = "E" + err;
     } else {
       std::string name = impl->name ? std::string(impl->name).substr(0, 200) : "";
-      msg = "I" + std::to_string(impl->abi_version) + " " + (impl->attention ? "1" : "0") +
-            (impl->rope ? "1" : "0") + (impl->sinusoid ? "1" : "0") + " " + name;
+      msg.push_back('I');
+      msg += std::to_string(impl->abi_version);
+      msg += ' ';
+      msg += impl->attention ? '1' : '0';
+      msg += impl->rope ? '1' : '0';
+      msg += impl->sinusoid ? '1' : '0';
+      msg += ' ';
+      msg += name;
     }
     std::uint32_t len = static_cast<std::uint32_t>(msg.size());
     write_all(p[1], &len, 4);
