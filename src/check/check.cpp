@@ -503,6 +503,15 @@ int run(const std::vector<std::string>& args) {
     if (r.verdict == "failed") ok = false;
     if (r.verdict == "passed") any = true;
   }
+  for (const auto& kv : o.sweep.items()) {
+    const json& sw = kv.second;
+    const json* b = sw.find("first_position_beyond_max_position_tolerance");
+    if (!b || sw.find("status")) continue;
+    std::cout << "  sweep " << sw.find("config")->as_string() << "/" << sw.find("dtype")->as_string() << ": "
+              << (b->is_null() ? std::string("the error stays within the tolerance accepted at --max-position up to 2^20 + 1")
+                               : "the error passes the tolerance accepted at --max-position from position " + number_text(*b))
+              << "\n";
+  }
   for (const auto& kv : regs.items()) std::cout << "  REGRESSION  " << kv.second.as_string() << "\n";
   std::cout << "wrote " << out_dir << "/" << name << ".md and .json";
   if (!save_baseline.empty()) std::cout << "; baseline " << save_baseline;

@@ -547,7 +547,7 @@ std::vector<law_result> rope_laws(const context& cx, json& sweep, json& diagnosi
         reference_failed = true;
     }
     if (cx.only_case < 0 && any_ran) {
-      if (rc.c.n_axes == 1 && cx.only_law.empty()) {
+      if (cx.only_law.empty()) {  // multi-axis: the same position on every axis
         sweep.push(sweep_for<float>(cx, rc));
         sweep.push(sweep_for<double>(cx, rc));
       }
