@@ -105,6 +105,7 @@ json law_json(const law_result& r, std::uint64_t seed) {
     w.set("ratio", json::number(r.worst_bound > 0 ? ref::to_decimal(hp(r.worst_error / r.worst_bound), 6)
                                                   : std::string(r.worst_error > 0 ? "1e300" : "0")));
     w.set("where", json::string(r.worst_where));
+    w.set("replay", json::string(r.worst_replay));
     w.set("max_error", json::number(ref::to_decimal(r.max_error)));
     w.set("max_error_bound", json::number(ref::to_decimal(r.max_error_bound)));
     o.set("worst", w);
@@ -383,6 +384,7 @@ int run_mutation(context& cx, const std::vector<std::string>& libs, const std::s
     row.set("caught_by", first ? json::string(first->id) : json());
     row.set("cases", first ? json::integer(first->cases) : json());
     row.set("finding", first ? json::string(first->finding) : json());
+    row.set("replay", first ? json::string(first->replay) : json());
     if (first)
       if (const json* dg = first->extra.find("diagnosis")) row.set("diagnosis", *dg);
     row.set("laws_failed", json::integer(nfail));

@@ -31,6 +31,12 @@ void law_run::run() {
   for (auto& m : more) res_.push_back(std::move(m));
 }
 
+std::string law_run::replay_of(int k) const {
+  return cx_.program + " check --impl " + cx_.lib.given + " --seed " + std::to_string(cx_.seed) +
+         " --max-position " + to_decimal(cx_.max_position) + rope_flags() + " --law '" + r_.id +
+         "' --case " + std::to_string(k);
+}
+
 std::string law_run::rope_flags() const {
   std::string f;
   for (const auto& rc : cx_.rope_configs) f += " --rope-config " + rc.spec;
@@ -42,9 +48,7 @@ void law_run::fail(int k, const std::string& msg, const std::function<std::strin
   r_.verdict = "failed";
   r_.finding = "case " + std::to_string(k) + ": " + msg;
   r_.counterexample = describe ? describe() : "";
-  r_.replay = cx_.program + " check --impl " + cx_.lib.given + " --seed " +
-              std::to_string(cx_.seed) + " --max-position " + to_decimal(cx_.max_position) + rope_flags() +
-              " --law '" + r_.id + "' --case " + std::to_string(k);
+  r_.replay = replay_of(k);
   ++r_.cases;
 }
 
@@ -79,6 +83,7 @@ bool law_run::within(int k, const hp& error, const hp& bound, const std::string&
     r_.worst_error = error;
     r_.worst_bound = bound;
     r_.worst_where = "case " + std::to_string(k) + ", " + where;
+    r_.worst_replay = replay_of(k);
   }
   if (error > r_.max_error) {
     r_.max_error = error;

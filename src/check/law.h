@@ -50,6 +50,7 @@ struct law_result {
   bool has_worst = false;
   hp worst_error = 0, worst_bound = 0;
   std::string worst_where;  ///< case and entry of the worst error/bound ratio
+  std::string worst_replay;  ///< the command that reruns the worst case
   hp max_error = 0, max_error_bound = 0;  ///< the largest |difference| and its tolerance
   json extra = json::object();
 };
@@ -141,6 +142,7 @@ class law_run {
 
  private:
   std::string rope_flags() const;
+  std::string replay_of(int k) const;
   const context& cx_;
   law_result r_;
   std::vector<call> calls_;
