@@ -10,6 +10,7 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -135,6 +136,15 @@ void set_detail(wire_header& h, const std::string& s) {
   std::snprintf(h.detail, sizeof h.detail, "%s", s.c_str());
 }
 
+/// In a child: no core files from a crashing library, stdout to /dev/null
+/// (a library that prints must not garble posverify's output).
+void quiet_child() {
+  rlimit no_core{0, 0};
+  ::setrlimit(RLIMIT_CORE, &no_core);
+  int devnull = ::open("/dev/null", O_WRONLY);
+  if (devnull >= 0) ::dup2(devnull, 1);
+}
+
 const pv_impl* load_in_child(const std::string& path, std::string& err) {
   void* h = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!h) {
@@ -156,8 +166,7 @@ const pv_impl* load_in_child(const std::string& path, std::string& err) {
 /// Runs calls[first..] in this (child) process, writing results to fd.
 [[noreturn]] void child_serve(const std::string& path, const std::vector<call>& calls,
                               std::size_t first, int fd) {
-  int devnull = ::open("/dev/null", O_WRONLY);
-  if (devnull >= 0) ::dup2(devnull, 1);
+  quiet_child();
   std::string err;
   const pv_impl* impl = load_in_child(path, err);
   for (std::size_t i = first; i < calls.size(); ++i) {
@@ -299,8 +308,7 @@ impl_info probe_library(const std::string& given, int timeout_ms) {
   if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
   if (pid == 0) {
     ::close(p[0]);
-    int devnull = ::open("/dev/null", O_WRONLY);
-    if (devnull >= 0) ::dup2(devnull, 1);
+    quiet_child();
     std::string err;
     const pv_impl* impl = load_in_child(path, err);
     std::string msg;
