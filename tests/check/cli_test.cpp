@@ -183,6 +183,10 @@ TEST(CheckCli, LoadErrorsExit2NamingTheCause) {
   auto b = run("check --impl " + std::string(POSVERIFY_BAD_NO_SYMBOL) + " --out " + dir);
   EXPECT_EQ(b.code, 2) << b.out;
   EXPECT_NE(b.out.find("missing symbol posverify_impl"), std::string::npos) << b.out;
+  auto crash = run("check --impl " + std::string(POSVERIFY_BAD_CRASH_ON_LOAD) + " --out " + dir);
+  EXPECT_EQ(crash.code, 2) << crash.out;
+  EXPECT_NE(crash.out.find("killed by signal 11"), std::string::npos) << crash.out;
+  EXPECT_NE(crash.out.find("while loading it or calling posverify_impl()"), std::string::npos) << crash.out;
   auto c = run("check --impl /nonexistent/lib.so --out " + dir);
   EXPECT_EQ(c.code, 2) << c.out;
   EXPECT_NE(c.out.find("/nonexistent/lib.so"), std::string::npos) << c.out;
