@@ -20,6 +20,7 @@ typedef struct att_bugs {
   int hang;          /* loops forever when n_k == 7 */
   int nan_input;     /* divides by zero when d_v == 3 */
   int writes_input;  /* scales q in place */
+  int short_denominator;  /* the softmax denominator skips the last key */
 } att_bugs;
 
 typedef struct rope_bugs {
@@ -82,7 +83,7 @@ static inline int mut_attention(const att_bugs *b, pv_dtype t, const void *q, co
     for (int64_t j = 0; j < n_k; ++j) {
       double x = e[j] - m;
       e[j] = j >= lim ? 0 : (t == PV_F32 ? (double)expf((float)x) : exp(x));
-      z += e[j];
+      if (!(b->short_denominator && j == n_k - 1 && n_k > 1)) z += e[j];
     }
     if (t == PV_F32) z = (float)z;
     if (b->nan_input && d_v == 3) z = 0;

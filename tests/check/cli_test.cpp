@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <sys/stat.h>
@@ -147,9 +148,15 @@ TEST(CheckMutation, EveryMutantIsCaught) {
   EXPECT_EQ(j.find("mutants")->as_integer(), n);
   EXPECT_EQ(j.find("caught")->as_integer(), n) << r.out;
   std::map<std::string, std::string> finding;
+  std::map<std::string, std::set<std::string>> failed_laws;  // mutant -> laws it failed
+  std::set<std::string> all_failed;
   for (const auto& kv : j.find("rows")->items()) {
     const auto& row = kv.second;
     const std::string m = row.find("mutant")->as_string();
+    for (const auto& l : row.find("laws_that_failed")->items()) {
+      failed_laws[m].insert(l.second.as_string());
+      all_failed.insert(l.second.as_string());
+    }
     EXPECT_TRUE(row.find("caught")->as_bool()) << m << " survived";
     ASSERT_FALSE(row.find("caught_by")->is_null()) << m;
     EXPECT_NE(row.find("finding")->as_string().find("case "), std::string::npos) << m;
@@ -163,6 +170,27 @@ TEST(CheckMutation, EveryMutantIsCaught) {
   EXPECT_NE(finding["attn_nan"].find("non-finite-output"), std::string::npos);
   EXPECT_NE(finding["rope_ignores_theta"].find("theta500000"), std::string::npos) << finding["rope_ignores_theta"];
   EXPECT_TRUE(exists(dir + "/mutation.md"));
+  // every law has teeth: some mutant fails it
+  for (const char* law :
+       {"attention.reference", "attention.permutation_equivariance", "attention.key_value_permutation",
+        "attention.convex_hull", "attention.score_shift", "rope.reference", "rope.identity_at_zero",
+        "rope.norm_preservation", "rope.shift_invariance", "rope.composition", "rope.attention_translation",
+        "rope.flux.text_ids_identity", "rope.flux.per_axis_shift", "rope.flux.same_row_col",
+        "rope.flux.nonsquare_grid", "sinusoid.reference", "sinusoid.shift_map"})
+    EXPECT_TRUE(all_failed.count(law)) << law << " caught no mutant";
+  // and on numbers, not only through the sandbox
+  const std::pair<const char*, const char*> numeric[] = {
+      {"attn_causal", "attention.permutation_equivariance"},
+      {"attn_short_denominator", "attention.convex_hull"},
+      {"attn_no_scale", "attention.reference"},
+      {"rope_pos_off_by_one", "rope.identity_at_zero"},
+      {"rope_sine_sign", "rope.norm_preservation"},
+      {"rope_pos_bf16", "rope.shift_invariance"},
+      {"rope_pos_bf16", "rope.attention_translation"},
+      {"rope_pos_fp16", "rope.flux.same_row_col"},
+      {"flux_axes_swapped", "rope.flux.nonsquare_grid"},
+      {"sin_half_exponent", "sinusoid.shift_map"}};
+  for (const auto& [m, law] : numeric) EXPECT_TRUE(failed_laws[m].count(law)) << m << " should fail " << law;
 }
 
 TEST(CheckMutation, ASurvivorFailsTheScore) {
