@@ -503,7 +503,7 @@ int run(const std::vector<std::string>& args) {
   bool ok = true, any = false;
   for (const auto& r : o.laws) {
     if (r.verdict == "failed") ok = false;
-    if (r.verdict == "passed") any = true;
+    if (r.verdict == "passed" || r.verdict == "failed") any = true;
   }
   for (const auto& kv : o.sweep.items()) {
     const json& sw = kv.second;
