@@ -1,5 +1,6 @@
 // posverify: verify the chapter's claims and the laws of attention and
 // positional encodings; write the reports.
+#include "check/check.h"
 #include "claims/registry.h"
 #include "posverify/report.h"
 #include "posverify/scalar.h"
@@ -27,6 +28,7 @@ const char* usage_text =
     "  list                 list the claim and property ids\n"
     "  budgets [--out DIR] [--seed S] [--cases N] [--case I]  error budgets of the\n"
     "                       built-in implementations: error_budgets.md and .json\n"
+    "  check --impl LIB.so  run the laws on a user's implementation (`posverify check` lists options)\n"
     "\n"
     "options of verify:\n"
     "  --out DIR            where the reports go (default reports/)\n"
@@ -171,6 +173,7 @@ int main(int argc, char** argv) {
     if (cmd == "replay") return cmd_replay(rest);
     if (cmd == "list") return cmd_list();
     if (cmd == "budgets") return pv::proofs::cmd_budgets(rest);
+    if (cmd == "check") return cmd_check(rest);
     throw usage_error("unknown command '" + cmd + "'");
   } catch (const usage_error& e) {
     std::cerr << "posverify: " << e.what() << "\n\n" << usage_text;

@@ -1,0 +1,75 @@
+# `posverify check`: the C interface (include/posverify/impl.h), the sandboxed
+# runner and the black-box laws (src/check/), the built-in plugins and the
+# mutation suite (plugins/), and their tests (label `check`).
+
+file(GLOB POSVERIFY_CHECK_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/src/check/*.cpp)
+add_library(posverify_check STATIC ${POSVERIFY_CHECK_SOURCES})
+target_include_directories(posverify_check PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/include)
+target_link_libraries(posverify_check PUBLIC posverify_core ${CMAKE_DL_LIBS})
+target_compile_options(posverify_check PRIVATE ${POSVERIFY_WARNINGS})
+target_link_libraries(posverify PRIVATE posverify_check)
+
+install(FILES ${CMAKE_CURRENT_SOURCE_DIR}/include/posverify/impl.h DESTINATION include/posverify)
+install(TARGETS posverify RUNTIME DESTINATION bin)
+
+# Plugins: one shared library per file, built against the installed header
+# exactly as a user's kernel would be.
+function(posverify_add_plugin target source)
+  add_library(${target} MODULE ${source})
+  set_target_properties(${target} PROPERTIES PREFIX "lib" C_STANDARD 11 C_STANDARD_REQUIRED ON)
+  target_include_directories(${target} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/include)
+  target_compile_options(${target} PRIVATE -Wall -Wextra)
+  target_link_libraries(${target} PRIVATE m)
+endfunction()
+
+set(POSVERIFY_BUILTIN_PLUGINS plain_double plain_float flash_float flux_rope reverse_order round_once)
+set(POSVERIFY_BUILTIN_PLUGIN_FILES "")
+foreach(p ${POSVERIFY_BUILTIN_PLUGINS})
+  posverify_add_plugin(pv_builtin_${p} ${CMAKE_CURRENT_SOURCE_DIR}/plugins/builtin/${p}.c)
+  list(APPEND POSVERIFY_BUILTIN_PLUGIN_FILES "${p}=$<TARGET_FILE:pv_builtin_${p}>")
+endforeach()
+
+file(GLOB POSVERIFY_MUTANT_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/plugins/mutants/*.c)
+set(POSVERIFY_MUTANT_FILES "")
+foreach(src ${POSVERIFY_MUTANT_SOURCES})
+  get_filename_component(m ${src} NAME_WE)
+  posverify_add_plugin(pv_mutant_${m} ${src})
+  list(APPEND POSVERIFY_MUTANT_FILES "${m}=$<TARGET_FILE:pv_mutant_${m}>")
+endforeach()
+
+if(POSVERIFY_BUILD_TESTS)
+  file(GLOB POSVERIFY_CHECK_TESTS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/tests/check/*_test.cpp)
+  # The check tests live in their own binary (label `check`) with the plugin
+  # paths compiled in; take them out of posverify_unit_test, whose glob of
+  # tests/*_test.cpp ran before this file.
+  get_target_property(_unit_sources posverify_unit_test SOURCES)
+  list(FILTER _unit_sources EXCLUDE REGEX "/tests/check/")
+  set_property(TARGET posverify_unit_test PROPERTY SOURCES ${_unit_sources})
+  posverify_add_test(posverify_check_test SOURCES ${POSVERIFY_CHECK_TESTS}
+    LIBS posverify_check GTest::gtest_main LABELS check)
+  string(REPLACE ";" "," _builtin "${POSVERIFY_BUILTIN_PLUGIN_FILES}")
+  string(REPLACE ";" "," _mutants "${POSVERIFY_MUTANT_FILES}")
+  target_compile_definitions(posverify_check_test PRIVATE
+    POSVERIFY_BUILTIN_PLUGINS="${_builtin}" POSVERIFY_MUTANT_PLUGINS="${_mutants}"
+    POSVERIFY_TEST_OUT="${CMAKE_CURRENT_BINARY_DIR}/check-reports")
+  add_dependencies(posverify_check_test posverify)
+  foreach(p ${POSVERIFY_BUILTIN_PLUGINS})
+    add_dependencies(posverify_check_test pv_builtin_${p})
+  endforeach()
+  foreach(src ${POSVERIFY_MUTANT_SOURCES})
+    get_filename_component(m ${src} NAME_WE)
+    add_dependencies(posverify_check_test pv_mutant_${m})
+  endforeach()
+endif()
+
+# Libraries posverify must refuse with exit 2 (tests of the loader).
+posverify_add_plugin(pv_bad_wrong_abi ${CMAKE_CURRENT_SOURCE_DIR}/plugins/bad/wrong_abi.c)
+posverify_add_plugin(pv_bad_no_symbol ${CMAKE_CURRENT_SOURCE_DIR}/plugins/bad/no_symbol.c)
+posverify_add_plugin(pv_bad_crash_on_load ${CMAKE_CURRENT_SOURCE_DIR}/plugins/bad/crash_on_load.c)
+if(POSVERIFY_BUILD_TESTS)
+  target_compile_definitions(posverify_check_test PRIVATE
+    POSVERIFY_BAD_WRONG_ABI="$<TARGET_FILE:pv_bad_wrong_abi>"
+    POSVERIFY_BAD_NO_SYMBOL="$<TARGET_FILE:pv_bad_no_symbol>"
+    POSVERIFY_BAD_CRASH_ON_LOAD="$<TARGET_FILE:pv_bad_crash_on_load>")
+  add_dependencies(posverify_check_test pv_bad_wrong_abi pv_bad_no_symbol pv_bad_crash_on_load)
+endif()

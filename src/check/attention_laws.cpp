@@ -1,0 +1,449 @@
+// Attention laws through the C interface.
+//
+// Tolerances. Every law that compares two outputs of the library with each
+// other (or with an exact set) uses the a-priori bound B of one output entry
+// against the exact value of its inputs:
+//   B_ic = [(e^{2D_i} - 1) + gamma_{4n+4} e^{2D_i}] sum_j p_ij |v_jc| + n mu |v|_max,c
+//   D_i  = max_j [gamma_{d+3} sum_l |q_il k_jl| / sqrt(d) + u |s_ij - max_j s_ij| + 2u]
+// (D bounds the error of a computed score after the max-subtraction and exp,
+// each rounding at most one ulp; a relative score error D changes each weight
+// by at most a factor e^{+-D}, the normalised weights by e^{+-2D}; the sums
+// over keys -- recursive, pairwise, blocked or online with one rescaling per
+// key -- cost at most gamma_{4n+4}; mu is the smallest normal number, the
+// absolute error of an exponential that underflows.) Agreement with the
+// high-precision reference uses FlashAttention's rule instead: the error may
+// be at most c times the error of the plain same-dtype implementation plus a
+// floor of a few units in the last place of the values.
+#include "check/law.h"
+#include "posverify/attention.h"
+#include "posverify/error_bounds.h"
+#include "posverify/permutation.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace pv::check {
+namespace {
+
+/// c of the FlashAttention rule (their tests use 2 against a float32 reference
+/// for fp16/bf16 kernels; we keep 2) and the floor in units of u max|V|.
+constexpr int kFlashC = 2;
+constexpr int kFloorUlps = 8;
+
+template <class T>
+struct att_case {
+  matrix<T> q, k, v;
+};
+
+template <class T>
+att_case<T> gen_case(rng& g, int k) {
+  att_case<T> c;
+  const std::size_t nq = g.range(1, 8), nk = g.range(1, 12), d = g.range(1, 16),
+                    dv = g.range(1, 8);
+  static const double scales[] = {1, 3, 0.3, 40};
+  const double s = scales[k % 4];
+  c.q = random_matrix<T>(g, nq, d, s);
+  c.k = random_matrix<T>(g, nk, d, s);
+  c.v = random_matrix<T>(g, nk, dv, 4 * std::pow(10.0, g.real(-1, 1)));
+  return c;
+}
+
+template <class T>
+std::string describe(const att_case<T>& c) {
+  return "n_q = " + std::to_string(c.q.rows) + ", n_k = " + std::to_string(c.k.rows) +
+         ", d = " + std::to_string(c.q.cols) + ", d_v = " + std::to_string(c.v.cols) +
+         "\nq = " + to_string(c.q) + "\nk = " + to_string(c.k) + "\nv = " + to_string(c.v);
+}
+
+template <class T>
+call make_call(const matrix<T>& q, const matrix<T>& k, const matrix<T>& v) {
+  call c;
+  c.kind = op::attention;
+  c.t = dtype_of<T>();
+  c.a = to_bytes(q);
+  c.b = to_bytes(k);
+  c.c = to_bytes(v);
+  c.n_q = static_cast<std::int64_t>(q.rows);
+  c.n_k = static_cast<std::int64_t>(k.rows);
+  c.d = static_cast<std::int64_t>(q.cols);
+  c.d_v = static_cast<std::int64_t>(v.cols);
+  return c;
+}
+
+template <class T>
+matrix<T> out_of(const law_run& L, std::size_t i, std::size_t rows, std::size_t cols) {
+  return from_bytes<T>(L.results()[i].out, rows, cols);
+}
+
+/// The a-priori bound B of every output entry (see the file comment).
+template <class T>
+matrix<hp> apriori_bound(const matrix<T>& Q, const matrix<T>& K, const matrix<T>& V) {
+  const std::size_t n = K.rows, d = Q.cols;
+  const hp u = convert<hp>(unit_roundoff<T>());
+  const hp gd = convert<hp>(gamma<T>(long(d) + 3)), gn = convert<hp>(gamma<T>(4 * long(n) + 4));
+  const hp mu = convert<hp>(std::numeric_limits<T>::min());
+  const hp rs = hp(1) / sqrt(hp(static_cast<double>(d)));
+  matrix<hp> B(Q.rows, V.cols);
+  for (std::size_t i = 0; i < Q.rows; ++i) {
+    std::vector<hp> s(n), a(n);
+    for (std::size_t j = 0; j < n; ++j) {
+      hp dot = 0, ab = 0;
+      for (std::size_t l = 0; l < d; ++l) {
+        hp t = convert<hp>(Q(i, l)) * convert<hp>(K(j, l));
+        dot += t;
+        ab += abs(t);
+      }
+      s[j] = dot * rs;
+      a[j] = ab * rs;
+    }
+    hp m = *std::max_element(s.begin(), s.end());
+    hp D = 0, z = 0;
+    std::vector<hp> p(n);
+    for (std::size_t j = 0; j < n; ++j) {
+      D = hmax(D, hp(gd * a[j] + u * abs(s[j] - m) + 2 * u));
+      p[j] = exp(s[j] - m);
+      z += p[j];
+    }
+    hp e2 = exp(2 * D);
+    for (std::size_t c = 0; c < V.cols; ++c) {
+      hp S = 0, vmax = 0;
+      for (std::size_t j = 0; j < n; ++j) {
+        S += p[j] / z * abs(convert<hp>(V(j, c)));
+        vmax = hmax(vmax, hp(abs(convert<hp>(V(j, c)))));
+      }
+      B(i, c) = ((e2 - 1) + gn * e2) * S + hp(static_cast<double>(n)) * mu * vmax;
+    }
+  }
+  return B;
+}
+
+std::string entry(std::size_t i, std::size_t c) {
+  return "output entry (" + std::to_string(i) + ", " + std::to_string(c) + ")";
+}
+
+std::string bound_rule() {
+  return "B = [(e^{2D} - 1) + gamma_{4n+4} e^{2D}] sum_j p_j |v_jc| + n mu max_j |v_jc|, "
+         "D = max_j [gamma_{d+3} sum_l |q_l k_jl| / sqrt(d) + u |s_j - max s| + 2u] "
+         "(a-priori bound of one output entry against the exact value: score dot products "
+         "gamma_{d+3}, max-subtraction and exp one ulp each, sums over keys in any order "
+         "or streamed with one rescaling per key gamma_{4n+4}, mu = smallest normal for "
+         "underflowing exponentials)";
+}
+
+template <class T>
+law_result law_reference(const context& cx) {
+  law_run L(cx, "attention.reference", type_name<T>(), "",
+            "softmax(q k^T / sqrt(d)) v agrees with the high-precision (MPFR) reference",
+            "FlashAttention's rule, made scale-free: |out - ref| <= c R B + " +
+                std::to_string(kFloorUlps) + " u max|v| per entry, c = " + std::to_string(kFlashC) +
+                ", R = the largest |plain - ref| / B over all cases of the run, where plain is the "
+                "textbook same-dtype implementation (max-subtracted, left-to-right sums, one "
+                "division per entry), ref is MPFR and B the a-priori bound of the entry (" +
+                bound_rule() + "); FlashAttention compares the largest error over a whole tensor, "
+                "our cases are small and of very different scales, so errors are compared in units "
+                "of B and maximised over the run");
+  if (!L.selected()) return L.finish();
+  std::vector<att_case<T>> cs;
+  auto ks = L.case_indices();
+  for (int k : ks) {
+    auto g = L.rng_for(k);
+    cs.push_back(gen_case<T>(g, k));
+    L.add(make_call(cs.back().q, cs.back().k, cs.back().v));
+  }
+  L.run();
+  const hp u = convert<hp>(unit_roundoff<T>());
+  // first pass: the plain implementation's error in units of B, over the run
+  std::vector<matrix<hp>> refs(ks.size()), bounds(ks.size());
+  std::vector<matrix<T>> plains(ks.size());
+  hp R = 0;
+  for (std::size_t i = 0; i < ks.size(); ++i) {
+    const auto& c = cs[i];
+    refs[i] = attention(convert_matrix<hp>(c.q), convert_matrix<hp>(c.k), convert_matrix<hp>(c.v));
+    plains[i] = attention(c.q, c.k, c.v);
+    bounds[i] = apriori_bound(c.q, c.k, c.v);
+    for (std::size_t e = 0; e < refs[i].a.size(); ++e)
+      if (bounds[i].a[e] > 0)
+        R = hmax(R, hp(abs(convert<hp>(plains[i].a[e]) - refs[i].a[e]) / bounds[i].a[e]));
+  }
+  L.result_ref().extra.set("plain_error_over_bound", json::number(ref::to_decimal(R, 6)));
+  for (std::size_t i = 0; i < ks.size(); ++i) {
+    const auto& c = cs[i];
+    auto desc = [&] { return describe(c); };
+    if (!L.calls_ok(ks[i], {i}, desc)) {
+      if (L.failed()) break;
+      continue;
+    }
+    auto out = out_of<T>(L, i, c.q.rows, c.v.cols);
+    const auto& ref = refs[i];
+    const auto& plain = plains[i];
+    hp vmax = 0;
+    for (auto x : c.v.a) vmax = hmax(vmax, hp(abs(convert<hp>(x))));
+    const hp floor = kFloorUlps * u * vmax;
+    bool ok = true;
+    // report the entry with the largest error relative to its tolerance
+    hp worst = -1;
+    std::size_t wi = 0, wc = 0;
+    for (std::size_t r = 0; r < out.rows; ++r)
+      for (std::size_t col = 0; col < out.cols; ++col) {
+        hp tol = kFlashC * R * bounds[i](r, col) + floor;
+        hp e = abs(convert<hp>(out(r, col)) - ref(r, col));
+        hp q = e / tol;
+        if (q > worst) {
+          worst = q;
+          wi = r;
+          wc = col;
+        }
+      }
+    if (worst >= 0) {
+      hp tol = kFlashC * R * bounds[i](wi, wc) + floor;
+      ok = L.within(ks[i], abs(convert<hp>(out(wi, wc)) - ref(wi, wc)), tol,
+                    entry(wi, wc) + " (got " + to_decimal(out(wi, wc)) + ", reference " +
+                        ref::to_decimal(ref(wi, wc), 20) + ", plain " + to_decimal(plain(wi, wc)) + ")",
+                    desc);
+    }
+    if (!ok) break;
+    L.case_done();
+  }
+  return L.finish();
+}
+
+template <class T>
+law_result law_permutation(const context& cx) {
+  law_run L(cx, "attention.permutation_equivariance", type_name<T>(), "",
+            "permuting the query rows permutes the output rows: A(Pq, k, v) = P A(q, k, v)",
+            "|A(Pq)_i - A(q)_perm(i)| <= 2 B, " + bound_rule());
+  if (!L.selected()) return L.finish();
+  std::vector<att_case<T>> cs;
+  std::vector<std::vector<std::size_t>> perms;
+  auto ks = L.case_indices();
+  for (int k : ks) {
+    auto g = L.rng_for(k);
+    cs.push_back(gen_case<T>(g, k));
+    auto& c = cs.back();
+    std::vector<std::size_t> p(c.q.rows);
+    std::iota(p.begin(), p.end(), 0);
+    for (std::size_t j = p.size(); j > 1; --j) std::swap(p[j - 1], p[g.range(0, long(j) - 1)]);
+    perms.push_back(p);
+    L.add(make_call(c.q, c.k, c.v));
+    L.add(make_call(permute_rows(c.q, p), c.k, c.v));
+  }
+  L.run();
+  for (std::size_t i = 0; i < ks.size(); ++i) {
+    const auto& c = cs[i];
+    const auto& p = perms[i];
+    auto desc = [&] {
+      std::string s = describe(c) + "\nperm = [";
+      for (std::size_t j = 0; j < p.size(); ++j) s += (j ? ", " : "") + std::to_string(p[j]);
+      return s + "]";
+    };
+    if (!L.calls_ok(ks[i], {2 * i, 2 * i + 1}, desc)) {
+      if (L.failed()) break;
+      continue;
+    }
+    auto o1 = out_of<T>(L, 2 * i, c.q.rows, c.v.cols);
+    auto o2 = out_of<T>(L, 2 * i + 1, c.q.rows, c.v.cols);
+    auto B = apriori_bound(c.q, c.k, c.v);
+    bool ok = true;
+    for (std::size_t r = 0; r < o1.rows && ok; ++r)
+      for (std::size_t col = 0; col < o1.cols && ok; ++col)
+        ok = L.within(ks[i], abs(convert<hp>(o2(r, col)) - convert<hp>(o1(p[r], col))),
+                      2 * B(p[r], col),
+                      entry(r, col) + " of A(Pq) (" + to_decimal(o2(r, col)) + ") vs entry (" +
+                          std::to_string(p[r]) + ", " + std::to_string(col) + ") of A(q) (" +
+                          to_decimal(o1(p[r], col)) + ")",
+                      desc);
+    if (!ok) break;
+    L.case_done();
+  }
+  return L.finish();
+}
+
+template <class T>
+law_result law_kv_permutation(const context& cx) {
+  law_run L(cx, "attention.key_value_permutation", type_name<T>(), "",
+            "permuting keys and values together changes nothing: A(q, Pk, Pv) = A(q, k, v)",
+            "|A(q, Pk, Pv) - A(q, k, v)| <= 2 B, " + bound_rule());
+  if (!L.selected()) return L.finish();
+  std::vector<att_case<T>> cs;
+  std::vector<std::vector<std::size_t>> perms;
+  auto ks = L.case_indices();
+  for (int k : ks) {
+    auto g = L.rng_for(k);
+    cs.push_back(gen_case<T>(g, k));
+    auto& c = cs.back();
+    std::vector<std::size_t> p(c.k.rows);
+    std::iota(p.begin(), p.end(), 0);
+    for (std::size_t j = p.size(); j > 1; --j) std::swap(p[j - 1], p[g.range(0, long(j) - 1)]);
+    perms.push_back(p);
+    L.add(make_call(c.q, c.k, c.v));
+    L.add(make_call(c.q, permute_rows(c.k, p), permute_rows(c.v, p)));
+  }
+  L.run();
+  for (std::size_t i = 0; i < ks.size(); ++i) {
+    const auto& c = cs[i];
+    const auto& p = perms[i];
+    auto desc = [&] {
+      std::string s = describe(c) + "\nperm = [";
+      for (std::size_t j = 0; j < p.size(); ++j) s += (j ? ", " : "") + std::to_string(p[j]);
+      return s + "]";
+    };
+    if (!L.calls_ok(ks[i], {2 * i, 2 * i + 1}, desc)) {
+      if (L.failed()) break;
+      continue;
+    }
+    auto o1 = out_of<T>(L, 2 * i, c.q.rows, c.v.cols);
+    auto o2 = out_of<T>(L, 2 * i + 1, c.q.rows, c.v.cols);
+    auto B = apriori_bound(c.q, c.k, c.v);
+    bool ok = true;
+    for (std::size_t r = 0; r < o1.rows && ok; ++r)
+      for (std::size_t col = 0; col < o1.cols && ok; ++col)
+        ok = L.within(ks[i], abs(convert<hp>(o2(r, col)) - convert<hp>(o1(r, col))), 2 * B(r, col),
+                      entry(r, col) + ": A(q, Pk, Pv) = " + to_decimal(o2(r, col)) +
+                          ", A(q, k, v) = " + to_decimal(o1(r, col)),
+                      desc);
+    if (!ok) break;
+    L.case_done();
+  }
+  return L.finish();
+}
+
+template <class T>
+law_result law_convex_hull(const context& cx) {
+  law_run L(cx, "attention.convex_hull", type_name<T>(), "",
+            "every output row is a convex combination of the value rows: with v = I the "
+            "output row is a probability vector, and in general each entry lies between the "
+            "smallest and largest value of its column",
+            "entries >= -B and |sum - 1| <= sum_c B (v = I), or min_j v_jc - B <= out_ic <= "
+            "max_j v_jc + B; " + bound_rule());
+  if (!L.selected()) return L.finish();
+  std::vector<att_case<T>> cs;
+  auto ks = L.case_indices();
+  for (int k : ks) {
+    auto g = L.rng_for(k);
+    cs.push_back(gen_case<T>(g, k));
+    auto& c = cs.back();
+    if (k % 2 == 0) c.v = matrix<T>::identity(c.k.rows);
+    L.add(make_call(c.q, c.k, c.v));
+  }
+  L.run();
+  for (std::size_t i = 0; i < ks.size(); ++i) {
+    const auto& c = cs[i];
+    auto desc = [&] { return describe(c); };
+    if (!L.calls_ok(ks[i], {i}, desc)) {
+      if (L.failed()) break;
+      continue;
+    }
+    auto o = out_of<T>(L, i, c.q.rows, c.v.cols);
+    auto B = apriori_bound(c.q, c.k, c.v);
+    const bool simplex = ks[i] % 2 == 0;
+    bool ok = true;
+    for (std::size_t r = 0; r < o.rows && ok; ++r) {
+      hp sum = 0, bsum = 0;
+      for (std::size_t col = 0; col < o.cols && ok; ++col) {
+        hp x = convert<hp>(o(r, col));
+        sum += x;
+        bsum += B(r, col);
+        hp lo = convert<hp>(c.v(0, col)), hi = lo;
+        for (std::size_t j = 1; j < c.v.rows; ++j) {
+          lo = hmin(lo, convert<hp>(c.v(j, col)));
+          hi = hmax(hi, convert<hp>(c.v(j, col)));
+        }
+        hp outside = x < lo ? hp(lo - x) : x > hi ? hp(x - hi) : hp(0);
+        ok = L.within(ks[i], outside, B(r, col),
+                      entry(r, col) + " = " + to_decimal(o(r, col)) + " vs the column's range [" +
+                          ref::to_decimal(lo) + ", " + ref::to_decimal(hi) + "]",
+                      desc);
+      }
+      if (ok && simplex)
+        ok = L.within(ks[i], abs(sum - 1), bsum,
+                      "row " + std::to_string(r) + " with v = I sums to " + ref::to_decimal(sum, 20),
+                      desc);
+    }
+    if (!ok) break;
+    L.case_done();
+  }
+  return L.finish();
+}
+
+template <class T>
+law_result law_score_shift(const context& cx) {
+  law_run L(cx, "attention.score_shift", type_name<T>(), "",
+            "adding a constant to all scores of a row changes nothing (the softmax is "
+            "shift invariant): with q' = [q | a_i] and k' = [k | 1] every score of row i moves "
+            "by a_i / sqrt(d + 1), so A(q', k', v) = A([q | 0], k', v); a_i reaches 2000 "
+            "sqrt(d + 1), where exp overflows without the max-subtraction",
+            "|A(q', k', v) - A([q|0], k', v)| <= B(q', k', v) + B([q|0], k', v), " + bound_rule());
+  if (!L.selected()) return L.finish();
+  struct shift_case {
+    att_case<T> c;
+    matrix<T> q1, q0, k1;
+  };
+  std::vector<shift_case> cs;
+  auto ks = L.case_indices();
+  for (int k : ks) {
+    auto g = L.rng_for(k);
+    shift_case s;
+    s.c = gen_case<T>(g, k);
+    const std::size_t d = s.c.q.cols;
+    s.q1 = matrix<T>(s.c.q.rows, d + 1);
+    s.q0 = s.q1;
+    s.k1 = matrix<T>(s.c.k.rows, d + 1);
+    const double big = (k % 2 ? 30.0 : 2000.0) * std::sqrt(double(d + 1));
+    for (std::size_t r = 0; r < s.c.q.rows; ++r) {
+      for (std::size_t l = 0; l < d; ++l) s.q1(r, l) = s.q0(r, l) = s.c.q(r, l);
+      s.q1(r, d) = static_cast<T>(g.real(0.25, 1.0) * big);
+    }
+    for (std::size_t r = 0; r < s.c.k.rows; ++r) {
+      for (std::size_t l = 0; l < d; ++l) s.k1(r, l) = s.c.k(r, l);
+      s.k1(r, d) = T(1);
+    }
+    cs.push_back(s);
+    L.add(make_call(s.q1, s.k1, s.c.v));
+    L.add(make_call(s.q0, s.k1, s.c.v));
+  }
+  L.run();
+  for (std::size_t i = 0; i < ks.size(); ++i) {
+    const auto& s = cs[i];
+    auto desc = [&] {
+      return "q' = " + to_string(s.q1) + "\nk' = " + to_string(s.k1) + "\nv = " + to_string(s.c.v);
+    };
+    if (!L.calls_ok(ks[i], {2 * i, 2 * i + 1}, desc)) {
+      if (L.failed()) break;
+      continue;
+    }
+    auto o1 = out_of<T>(L, 2 * i, s.q1.rows, s.c.v.cols);
+    auto o0 = out_of<T>(L, 2 * i + 1, s.q1.rows, s.c.v.cols);
+    auto B1 = apriori_bound(s.q1, s.k1, s.c.v), B0 = apriori_bound(s.q0, s.k1, s.c.v);
+    bool ok = true;
+    for (std::size_t r = 0; r < o1.rows && ok; ++r)
+      for (std::size_t col = 0; col < o1.cols && ok; ++col)
+        ok = L.within(ks[i], abs(convert<hp>(o1(r, col)) - convert<hp>(o0(r, col))),
+                      B1(r, col) + B0(r, col),
+                      entry(r, col) + " with shift a = " + to_decimal(s.q1(r, s.q1.cols - 1)) +
+                          ": " + to_decimal(o1(r, col)) + " vs unshifted " + to_decimal(o0(r, col)),
+                      desc);
+    if (!ok) break;
+    L.case_done();
+  }
+  return L.finish();
+}
+
+template <class T>
+void all_for(const context& cx, std::vector<law_result>& out) {
+  out.push_back(law_reference<T>(cx));
+  out.push_back(law_permutation<T>(cx));
+  out.push_back(law_kv_permutation<T>(cx));
+  out.push_back(law_convex_hull<T>(cx));
+  out.push_back(law_score_shift<T>(cx));
+}
+
+}  // namespace
+
+std::vector<law_result> attention_laws(const context& cx) {
+  std::vector<law_result> out;
+  all_for<float>(cx, out);
+  all_for<double>(cx, out);
+  return out;
+}
+
+}  // namespace pv::check

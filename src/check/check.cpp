@@ -1,0 +1,541 @@
+#include "check/check.h"
+
+#include "check/law.h"
+#include "check/sandbox.h"
+#include "posverify/report.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <sys/stat.h>
+
+namespace pv::check {
+namespace {
+
+const char* check_usage =
+    "usage: posverify check --impl LIB.so [options]\n"
+    "       posverify check --mutation LIB.so... [options]\n"
+    "\n"
+    "Runs the laws of attention, RoPE and the sinusoid on the implementation in LIB.so\n"
+    "(a shared library exporting posverify_impl(), see posverify/impl.h), in a child\n"
+    "process, on every dtype it supports; writes <name>.md and <name>.json.\n"
+    "\n"
+    "  --out DIR            where the reports go (default reports/)\n"
+    "  --cases N            random cases per law (default 100)\n"
+    "  --seed S             seed of the run (default 1)\n"
+    "  --max-position P     largest position the model uses (default 8192)\n"
+    "  --timeout-ms MS      time limit of one call (default 2000)\n"
+    "  --precision-bits B   reference precision (default 128)\n"
+    "  --baseline OLD.json  compare with an earlier report: exit 1 on a regression\n"
+    "  --save-baseline F    write this run's report to F as a baseline\n"
+    "  --rope-config SPEC   RoPE configuration to check, PAIRING:THETA:DIMS, e.g.\n"
+    "                       halves:500000:128 or adjacent:10000:16,56,56 (repeatable;\n"
+    "                       default: text 64/128 in both conventions and FLUX.1)\n"
+    "  --law ID             run only the laws whose id starts with ID\n"
+    "  --case K             run only case K (with --law: replays a failure)\n"
+    "  --mutation           every LIB given is a deliberately wrong plugin; write\n"
+    "                       mutation.md/.json; exit 1 if one survives every law\n"
+    "\n"
+    "exit codes: 0 every law holds; 1 a law fails or regressed; 2 bad usage or a\n"
+    "library that cannot be loaded (wrong ABI version, missing symbol, ...).\n";
+
+struct usage_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// The text of a JSON number (the parser keeps whole numbers as integers).
+std::string number_text(const json& j) {
+  return j.type() == json::kind::integer ? std::to_string(j.as_integer()) : j.as_string();
+}
+
+std::uint64_t parse_u64(const std::string& flag, const std::string& v, std::uint64_t lo,
+                        std::uint64_t hi) {
+  if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos)
+    throw usage_error(flag + ": expected a whole number, got '" + v + "'");
+  errno = 0;
+  unsigned long long x = std::strtoull(v.c_str(), nullptr, 10);
+  if (errno == ERANGE || x < lo || x > hi)
+    throw usage_error(flag + ": " + v + " is out of range [" + std::to_string(lo) + ", " +
+                      std::to_string(hi) + "]");
+  return x;
+}
+
+std::string sanitize(const std::string& s) {
+  std::string o;
+  for (char c : s) o += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.') ? c : '_';
+  if (o.empty() || o[0] == '.') o = "impl" + o;
+  return o;
+}
+
+void ensure_dir(const std::string& dir) {
+  struct stat st{};
+  if (::stat(dir.c_str(), &st) != 0) {
+    if (::mkdir(dir.c_str(), 0755) != 0)
+      throw usage_error("--out: cannot create folder '" + dir + "': " + std::strerror(errno));
+  } else if (!S_ISDIR(st.st_mode)) {
+    throw usage_error("--out: '" + dir + "' exists and is not a folder");
+  }
+}
+
+json law_json(const law_result& r, std::uint64_t seed) {
+  json o = json::object();
+  o.set("id", json::string(r.id));
+  o.set("law", json::string(r.law));
+  o.set("tolerance", json::string(r.tolerance));
+  o.set("verdict", json::string(r.verdict));
+  o.set("cases", json::integer(r.cases));
+  o.set("seed", json::string(std::to_string(seed)));
+  o.set("counterexample", r.verdict == "failed" ? json::string(r.counterexample) : json());
+  o.set("replay", r.verdict == "failed" ? json::string(r.replay) : json());
+  o.set("finding", r.verdict == "failed" ? json::string(r.finding) : json());
+  o.set("base_id", json::string(r.base_id));
+  o.set("dtype", json::string(r.dtype));
+  o.set("config", r.config.empty() ? json() : json::string(r.config));
+  o.set("unsupported_cases", json::integer(r.unsupported));
+  if (r.has_worst) {
+    json w = json::object();
+    w.set("error", json::number(ref::to_decimal(r.worst_error)));
+    w.set("bound", json::number(ref::to_decimal(r.worst_bound)));
+    w.set("ratio", json::number(r.worst_bound > 0 ? ref::to_decimal(hp(r.worst_error / r.worst_bound), 6)
+                                                  : std::string(r.worst_error > 0 ? "1e300" : "0")));
+    w.set("where", json::string(r.worst_where));
+    w.set("replay", json::string(r.worst_replay));
+    w.set("max_error", json::number(ref::to_decimal(r.max_error)));
+    w.set("max_error_bound", json::number(ref::to_decimal(r.max_error_bound)));
+    o.set("worst", w);
+  } else {
+    o.set("worst", json());
+  }
+  for (const auto& kv : r.extra.items()) o.set(kv.first, kv.second);
+  return o;
+}
+
+struct run_output {
+  impl_info lib;
+  std::vector<law_result> laws;
+  json sweep = json::array(), diagnosis = json::array();
+  double seconds = 0;
+};
+
+run_output run_all(context& cx) {
+  run_output o;
+  o.lib = cx.lib;
+  auto t0 = std::chrono::steady_clock::now();
+  if (cx.lib.has_attention)
+    for (auto& r : attention_laws(cx)) o.laws.push_back(std::move(r));
+  if (cx.lib.has_rope)
+    for (auto& r : rope_laws(cx, o.sweep, o.diagnosis)) o.laws.push_back(std::move(r));
+  if (cx.lib.has_sinusoid)
+    for (auto& r : sinusoid_laws(cx)) o.laws.push_back(std::move(r));
+  o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!cx.only_law.empty()) {  // leave out the laws that were not asked for
+    std::vector<law_result> kept;
+    for (auto& r : o.laws)
+      if (r.id.rfind(cx.only_law, 0) == 0) kept.push_back(std::move(r));
+    o.laws = std::move(kept);
+  }
+  return o;
+}
+
+std::string cell(std::string s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|') out += "\\|";
+    else if (c == '\n') out += "<br>";
+    else out += c;
+  }
+  return out;
+}
+
+std::string short_num(const hp& x) { return ref::to_decimal(x, 3); }
+
+json report_json(const context& cx, const run_output& o, const json& regressions) {
+  json j = json::object();
+  j.set("tool", json::string("posverify"));
+  j.set("version", json::string(POSVERIFY_VERSION));
+  j.set("precision_bits", json::integer(ref::precision_bits()));
+  j.set("seed", json::string(std::to_string(cx.seed)));
+  json impl = json::object();
+  impl.set("name", json::string(o.lib.name));
+  impl.set("path", json::string(o.lib.given));
+  impl.set("abi_version", json::integer(o.lib.abi_version));
+  impl.set("attention", json::boolean(o.lib.has_attention));
+  impl.set("rope", json::boolean(o.lib.has_rope));
+  impl.set("sinusoid", json::boolean(o.lib.has_sinusoid));
+  j.set("implementation", impl);
+  json opt = json::object();
+  opt.set("cases", json::integer(cx.cases));
+  opt.set("max_position", json::number(to_decimal(cx.max_position)));
+  opt.set("timeout_ms", json::integer(cx.ro.timeout_ms));
+  j.set("options", opt);
+  std::map<std::string, int> count;
+  for (const auto& r : o.laws) count[r.verdict]++;
+  json sum = json::object();
+  for (const auto& kv : count) sum.set(kv.first, json::integer(kv.second));
+  j.set("summary", sum);
+  json laws = json::array();
+  for (const auto& r : o.laws) laws.push(law_json(r, cx.seed));
+  j.set("laws", laws);
+  j.set("sweep", o.sweep);
+  j.set("diagnosis", o.diagnosis);
+  j.set("regressions", regressions);
+  return j;
+}
+
+std::string report_md(const context& cx, const run_output& o, const json& regressions,
+                      const std::string& baseline) {
+  std::string md = "# posverify check: " + o.lib.name + "\n\n";
+  md += "Generated by `posverify check` (version " + std::string(POSVERIFY_VERSION) + ") on `" +
+        o.lib.given + "`: reference precision " + std::to_string(ref::precision_bits()) +
+        " bits (MPFR), seed " + std::to_string(cx.seed) + ", " + std::to_string(cx.cases) +
+        " cases per law, positions up to " + to_decimal(cx.max_position) +
+        ". The library ran in a child process (per-call limit " + std::to_string(cx.ro.timeout_ms) +
+        " ms, guard bytes around every buffer). Verdicts are computed; do not edit by hand.\n\n";
+  md += "Provides: attention " + std::string(o.lib.has_attention ? "yes" : "no (laws not run)") +
+        " · rope " + (o.lib.has_rope ? "yes" : "no (laws not run)") + " · sinusoid " +
+        (o.lib.has_sinusoid ? "yes" : "no (laws not run)") + "\n\n";
+  std::map<std::string, int> count;
+  for (const auto& r : o.laws) count[r.verdict]++;
+  md += "Laws: " + std::to_string(o.laws.size());
+  for (const auto& kv : count) md += " · " + kv.first + " " + std::to_string(kv.second);
+  md += "\n\n| law | verdict | cases | worst error / tolerance | where | finding |\n|---|---|---|---|---|---|\n";
+  for (const auto& r : o.laws) {
+    std::string w = r.has_worst ? short_num(r.worst_error) + " / " + short_num(r.worst_bound) : "—";
+    md += "| `" + r.id + "` | **" + r.verdict + "** | " + std::to_string(r.cases) + " | " + w + " | " +
+          cell(r.has_worst && r.verdict != "failed" ? r.worst_where : "—") + " | " + cell(r.verdict == "failed" ? r.finding : "—") + " |\n";
+  }
+  if (!baseline.empty()) {
+    md += "\n## Regressions against " + baseline + "\n\n";
+    if (regressions.size() == 0) md += "None.\n";
+    for (const auto& kv : regressions.items()) md += "- " + kv.second.as_string() + "\n";
+  }
+  if (o.diagnosis.size()) {
+    md += "\n## Diagnosis (black-box probes with unit vectors)\n\n";
+    for (const auto& kv : o.diagnosis.items()) {
+      const json* c = kv.second.find("config");
+      const json* m = kv.second.find("message");
+      md += "- `" + (c ? c->as_string() : "") + "`: " + (m ? m->as_string() : "") + "\n";
+    }
+  }
+  bool any_fail = false;
+  for (const auto& r : o.laws)
+    if (r.verdict == "failed") {
+      if (!any_fail) md += "\n## Failures\n\n";
+      any_fail = true;
+      md += "### `" + r.id + "`\n\n" + r.law + "\n\n" + r.finding + "\n\n";
+      if (const json* dg = r.extra.find("diagnosis")) md += "Diagnosis: " + dg->as_string() + "\n\n";
+      md += "```\n" + r.counterexample + "\n```\n\nReplay: `" + r.replay + "`\n\n";
+    }
+  if (o.sweep.size()) {
+    md += "\n## Position sweep (RoPE, error of one head at positions 2^j and 2^j + 1)\n\n";
+    md += "Relative to the model tolerance at that position and at --max-position " +
+          to_decimal(cx.max_position) + ": beyond the position where the error passes the latter, "
+          "the kernel is less accurate than what was accepted over the model's range.\n\n";
+    for (const auto& kv : o.sweep.items()) {
+      const json& s = kv.second;
+      md += "### " + s.find("config")->as_string() + " / " + s.find("dtype")->as_string() + "\n\n";
+      if (const json* st = s.find("status")) {
+        md += "not run: " + st->as_string() + "\n\n";
+        continue;
+      }
+      const json* a = s.find("first_position_beyond_model");
+      const json* b = s.find("first_position_beyond_max_position_tolerance");
+      md += "First position beyond the model: " + (a && !a->is_null() ? a->as_string() : "none") +
+            " · first position beyond the tolerance at --max-position: " +
+            (b && !b->is_null() ? b->as_string() : "none") + "\n\n";
+      md += "| position | max error | error / tolerance there | error / tolerance at max-position |\n|---|---|---|---|\n";
+      for (const auto& rkv : s.find("rows")->items()) {
+        const json& r = rkv.second;
+        md += "| " + r.find("position")->as_string() + " | " + r.find("max_error")->as_string() + " | " +
+              r.find("error_over_tolerance")->as_string() + " | " +
+              r.find("error_over_tolerance_at_max_position")->as_string() + " |\n";
+      }
+      md += "\n";
+    }
+  }
+  md += "\nTolerance rules:\n\n";
+  std::set<std::string> seen;
+  for (const auto& r : o.laws)
+    if (seen.insert(r.base_id).second) md += "- `" + r.base_id + "`: " + r.law + ". Tolerance: " + r.tolerance + "\n";
+  return md;
+}
+
+/// Regressions of `now` against the baseline report: laws that held and no
+/// longer do, and worst errors that grew beyond the margin.
+json compare(const json& base, const run_output& now, const std::string& path) {
+  json regs = json::array();
+  const json* laws = base.find("laws");
+  if (!laws) throw usage_error("--baseline: '" + path + "' has no field \"laws\" (not a posverify check report)");
+  std::map<std::string, const law_result*> cur;
+  for (const auto& r : now.laws) cur[r.id] = &r;
+  for (const auto& kv : laws->items()) {
+    const json& b = kv.second;
+    const json* id = b.find("id");
+    const json* v = b.find("verdict");
+    if (!id || !v) throw usage_error("--baseline: '" + path + "': a law record lacks \"id\" or \"verdict\"");
+    if (v->as_string() != "passed") continue;
+    auto it = cur.find(id->as_string());
+    if (it == cur.end() || it->second->verdict != "passed") {
+      std::string now_v = it == cur.end() ? "absent" : it->second->verdict;
+      regs.push(json::string("`" + id->as_string() + "` held in the baseline and now is " + now_v +
+                             (it != cur.end() && !it->second->finding.empty() ? ": " + it->second->finding : "")));
+      continue;
+    }
+    const json* w = b.find("worst");
+    if (!w || w->is_null() || !it->second->has_worst) continue;
+    // margin: an error figure -- the largest |difference| of the law, or the
+    // largest ratio of a difference to its tolerance -- regresses when it more
+    // than doubles and grows by more than 1 % of the tolerance
+    const law_result& L = *it->second;
+    const json* me = w->find("max_error");
+    const json* ra = w->find("ratio");
+    if (me) {
+      hp old_max = ref::parse(number_text(*me));
+      if (L.max_error > 2 * old_max && L.max_error - old_max > L.max_error_bound / 100)
+        regs.push(json::string("`" + id->as_string() + "`: largest error grew from " + ref::to_decimal(old_max, 6) +
+                               " to " + ref::to_decimal(L.max_error, 6) + " (tolerance there " +
+                               ref::to_decimal(L.max_error_bound, 6) +
+                               "; margin: more than 2x and by more than 1 % of the tolerance)"));
+    }
+    if (ra && L.worst_bound > 0) {
+      hp old_ratio = ref::parse(number_text(*ra)), new_ratio = L.worst_error / L.worst_bound;
+      if (new_ratio > 2 * old_ratio && new_ratio - old_ratio > hp(0.01))
+        regs.push(json::string("`" + id->as_string() + "`: worst error/tolerance ratio grew from " +
+                               ref::to_decimal(old_ratio, 4) + " to " + ref::to_decimal(new_ratio, 4) +
+                               " at " + L.worst_where + " (margin: more than 2x and by more than 0.01)"));
+    }
+  }
+  return regs;
+}
+
+std::string read_text(const std::string& path, const std::string& flag) {
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) throw usage_error(flag + ": cannot read '" + path + "': " + std::strerror(errno));
+  std::string s;
+  char buf[65536];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) s.append(buf, n);
+  std::fclose(f);
+  return s;
+}
+
+void print_laws(const run_output& o) {
+  for (const auto& r : o.laws) {
+    const char* tag = r.verdict == "passed" ? "  ok    " : r.verdict == "failed" ? "  FAIL  " : "  --    ";
+    std::cout << tag << r.id << "  (" << r.verdict << ", " << r.cases << " cases)\n";
+    if (r.verdict == "failed") {
+      std::cout << "        " << r.finding << "\n";
+      if (const json* dg = r.extra.find("diagnosis")) std::cout << "        diagnosis: " << dg->as_string() << "\n";
+      std::cout << "        replay: " << r.replay << "\n";
+    }
+  }
+}
+
+int run_mutation(context& cx, const std::vector<std::string>& libs, const std::string& out_dir) {
+  json rows = json::array();
+  std::string md = "# posverify mutation score\n\nEach mutant is a deliberately wrong plugin (plugins/mutants/). "
+                   "It is caught when at least one law fails on it; the table names the first law that "
+                   "failed (in the order the laws run), after how many cases, and the finding. Seed " +
+                   std::to_string(cx.seed) + ", " + std::to_string(cx.cases) + " cases per law.\n\n"
+                   "| mutant | caught by | cases | finding | laws failed | every law that failed |\n|---|---|---|---|---|---|\n";
+  int caught = 0;
+  std::string diagnoses;
+  for (const auto& lib : libs) {
+    json row = json::object();
+    std::string name = lib.substr(lib.find_last_of('/') + 1);
+    row.set("library", json::string(lib));
+    try {
+      cx.lib = probe_library(lib, cx.ro.timeout_ms);
+      name = cx.lib.name;
+    } catch (const load_error& e) {
+      row.set("mutant", json::string(name));
+      row.set("caught", json::boolean(false));
+      row.set("error", json::string(e.what()));
+      rows.push(row);
+      md += "| `" + name + "` | **not loaded** | — | " + cell(e.what()) + " | — | — |\n";
+      std::cout << "  ??    " << name << ": " << e.what() << "\n";
+      continue;
+    }
+    auto o = run_all(cx);
+    const law_result* first = nullptr;
+    int nfail = 0;
+    std::vector<std::string> bases;  // every law (without dtype/config) that failed
+    for (const auto& r : o.laws)
+      if (r.verdict == "failed") {
+        if (!first) first = &r;
+        ++nfail;
+        if (std::find(bases.begin(), bases.end(), r.base_id) == bases.end()) bases.push_back(r.base_id);
+      }
+    std::string also;
+    json laws_j = json::array();
+    for (const auto& b : bases) {
+      also += (also.empty() ? "" : ", ") + b;
+      laws_j.push(json::string(b));
+    }
+    row.set("laws_that_failed", laws_j);
+    row.set("mutant", json::string(name));
+    row.set("caught", json::boolean(first != nullptr));
+    row.set("caught_by", first ? json::string(first->id) : json());
+    row.set("cases", first ? json::integer(first->cases) : json());
+    row.set("finding", first ? json::string(first->finding) : json());
+    row.set("replay", first ? json::string(first->replay) : json());
+    if (first)
+      if (const json* dg = first->extra.find("diagnosis")) row.set("diagnosis", *dg);
+    row.set("laws_failed", json::integer(nfail));
+    row.set("laws_run", json::integer(long(o.laws.size())));
+    char secs[32];
+    std::snprintf(secs, sizeof secs, "%.3f", o.seconds);
+    row.set("seconds", json::number(secs));
+    rows.push(row);
+    if (first) ++caught;
+    md += "| `" + name + "` | " + (first ? "`" + first->id + "`" : std::string("**survived**")) + " | " +
+          (first ? std::to_string(first->cases) : "—") + " | " + cell(first ? first->finding : "—") + " | " +
+          std::to_string(nfail) + " of " + std::to_string(o.laws.size()) + " | " + (also.empty() ? "—" : also) + " |\n";
+    if (first)
+      if (const json* dg = first->extra.find("diagnosis")) diagnoses += "- `" + name + "`: " + dg->as_string() + "\n";
+    std::cout << (first ? "  caught   " : "  SURVIVED ") << name;
+    if (first) std::cout << "  by " << first->id << " after " << first->cases << " cases: " << first->finding;
+    std::cout << "\n";
+  }
+  json j = json::object();
+  j.set("tool", json::string("posverify"));
+  j.set("version", json::string(POSVERIFY_VERSION));
+  j.set("seed", json::string(std::to_string(cx.seed)));
+  j.set("cases", json::integer(cx.cases));
+  j.set("mutants", json::integer(long(libs.size())));
+  j.set("caught", json::integer(caught));
+  j.set("score", json::number(to_decimal(libs.empty() ? 0.0 : double(caught) / double(libs.size()))));
+  j.set("rows", rows);
+  md += "\nMutation score: " + std::to_string(caught) + " of " + std::to_string(libs.size()) + " caught.\n";
+  if (!diagnoses.empty())
+    md += "\n## Diagnoses of the RoPE mutants (black-box probes, first failing configuration)\n\n" + diagnoses;
+  ensure_dir(out_dir);
+  write_file_atomic(out_dir + "/mutation.json", j.dump());
+  write_file_atomic(out_dir + "/mutation.md", md);
+  std::cout << "mutation score: " << caught << " of " << libs.size() << " caught; wrote " << out_dir
+            << "/mutation.md and " << out_dir << "/mutation.json\n";
+  return caught == int(libs.size()) && !libs.empty() ? 0 : 1;
+}
+
+int run(const std::vector<std::string>& args) {
+  context cx;
+  std::string impl, out_dir = "reports", baseline, save_baseline;
+  bool mutation = false, seed_set = false, cases_set = false, maxpos_set = false;
+  unsigned bits = 128;
+  std::vector<std::string> libs;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= args.size()) throw usage_error(a + " needs a value");
+      return args[++i];
+    };
+    if (a == "--impl") impl = value();
+    else if (a == "--out") out_dir = value();
+    else if (a == "--cases") cx.cases = int(parse_u64(a, value(), 1, 1000000)), cases_set = true;
+    else if (a == "--seed") cx.seed = parse_u64(a, value(), 0, UINT64_MAX), seed_set = true;
+    else if (a == "--max-position") cx.max_position = double(parse_u64(a, value(), 1, 1u << 24)), maxpos_set = true;
+    else if (a == "--timeout-ms") cx.ro.timeout_ms = int(parse_u64(a, value(), 10, 3600000));
+    else if (a == "--precision-bits") bits = unsigned(parse_u64(a, value(), 64, 100000));
+    else if (a == "--baseline") baseline = value();
+    else if (a == "--save-baseline") save_baseline = value();
+    else if (a == "--law") cx.only_law = value();
+    else if (a == "--case") cx.only_case = int(parse_u64(a, value(), 0, 1000000));
+    else if (a == "--mutation") mutation = true;
+    else if (a == "--rope-config") {
+      try {
+        cx.rope_configs.push_back(parse_rope_config(value()));
+      } catch (const std::invalid_argument& e) {
+        throw usage_error(e.what());
+      }
+    }
+    else if (!a.empty() && a[0] != '-' && mutation) libs.push_back(a);
+    else throw usage_error("check: unknown option '" + a + "'");
+  }
+  ref::set_precision_bits(bits);
+  if (mutation) {
+    if (!impl.empty()) libs.insert(libs.begin(), impl);
+    if (libs.empty()) throw usage_error("--mutation needs at least one library");
+    return run_mutation(cx, libs, out_dir);
+  }
+  if (impl.empty()) throw usage_error("check: --impl LIB.so is required");
+  json base;
+  if (!baseline.empty()) {
+    try {
+      base = json::parse(read_text(baseline, "--baseline"));
+    } catch (const usage_error&) {
+      throw;
+    } catch (const std::exception& e) {
+      throw usage_error("--baseline: '" + baseline + "' is not valid JSON: " + e.what());
+    }
+    // compare like with like: take the baseline's seed, cases and range unless given
+    if (const json* s = base.find("seed"); s && !seed_set) cx.seed = std::strtoull(s->as_string().c_str(), nullptr, 10);
+    if (const json* o = base.find("options")) {
+      if (const json* c = o->find("cases"); c && !cases_set) cx.cases = int(c->as_integer());
+      if (const json* m = o->find("max_position"); m && !maxpos_set) cx.max_position = std::strtod(number_text(*m).c_str(), nullptr);
+    }
+    if (cx.cases < 1 || !(cx.max_position >= 1))
+      throw usage_error("--baseline: '" + baseline + "': options.cases or options.max_position is invalid");
+  }
+  ensure_dir(out_dir);
+  try {
+    cx.lib = probe_library(impl, cx.ro.timeout_ms);
+  } catch (const load_error& e) {
+    std::cerr << "posverify: " << e.what() << "\n";
+    return 2;
+  }
+  std::cout << "checking " << cx.lib.name << " (" << impl << "), seed " << cx.seed << ", " << cx.cases
+            << " cases per law, positions up to " << to_decimal(cx.max_position) << "\n";
+  auto o = run_all(cx);
+  print_laws(o);
+  json regs = json::array();
+  if (!baseline.empty()) regs = compare(base, o, baseline);
+  const std::string name = sanitize(cx.lib.name);
+  json j = report_json(cx, o, regs);
+  write_file_atomic(out_dir + "/" + name + ".json", j.dump());
+  write_file_atomic(out_dir + "/" + name + ".md", report_md(cx, o, regs, baseline));
+  if (!save_baseline.empty()) write_file_atomic(save_baseline, j.dump());
+  bool ok = true, any = false;
+  for (const auto& r : o.laws) {
+    if (r.verdict == "failed") ok = false;
+    if (r.verdict == "passed" || r.verdict == "failed") any = true;
+  }
+  for (const auto& kv : o.sweep.items()) {
+    const json& sw = kv.second;
+    const json* b = sw.find("first_position_beyond_max_position_tolerance");
+    if (!b || sw.find("status")) continue;
+    std::cout << "  sweep " << sw.find("config")->as_string() << "/" << sw.find("dtype")->as_string() << ": "
+              << (b->is_null() ? std::string("the error stays within the tolerance accepted at --max-position up to 2^20 + 1")
+                               : "the error passes the tolerance accepted at --max-position from position " + number_text(*b))
+              << "\n";
+  }
+  for (const auto& kv : regs.items()) std::cout << "  REGRESSION  " << kv.second.as_string() << "\n";
+  std::cout << "wrote " << out_dir << "/" << name << ".md and .json";
+  if (!save_baseline.empty()) std::cout << "; baseline " << save_baseline;
+  char secs[32];
+  std::snprintf(secs, sizeof secs, "%.1f", o.seconds);
+  std::cout << " (" << secs << " s, "
+            << stats().children << " child processes, " << stats().calls << " calls)\n";
+  if (!any && cx.only_law.empty()) {
+    std::cout << "no law could be run: the library provides no function, or declines every dtype\n";
+    return 1;
+  }
+  return ok && regs.size() == 0 ? 0 : 1;
+}
+
+}  // namespace
+}  // namespace pv::check
+
+int cmd_check(const std::vector<std::string>& args) {
+  try {
+    return pv::check::run(args);
+  } catch (const pv::check::usage_error& e) {
+    std::cerr << "posverify: " << e.what() << "\n\n" << pv::check::check_usage;
+    return 2;
+  }
+}

@@ -1,0 +1,19 @@
+// Black-box diagnosis of a RoPE implementation that disagrees with the
+// reference: probe it with unit vectors at single positions and infer what it
+// actually does -- which components it pairs, the speed of each pair, the
+// direction of rotation, whether each axis's ladder restarts at speed 1, which
+// components each position axis drives, and how it treats positions 0, 257
+// and 2049 (offsets, bfloat16 or float16 rounding).
+#pragma once
+
+#include "check/law.h"
+#include "check/rope_model.h"
+
+namespace pv::check {
+
+/// Returns {config, dtype, findings: [...], pairs, message}; message reads
+/// e.g. "you asked for split halves with speeds theta^(-2i/d); it rotates
+/// adjacent pairs with speeds theta^(-i/d)".
+json diagnose_rope(const context& cx, const rope_cfg& rc);
+
+}  // namespace pv::check

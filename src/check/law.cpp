@@ -1,0 +1,119 @@
+#include "check/law.h"
+
+namespace pv::check {
+
+law_run::law_run(const context& cx, std::string base_id, std::string dtype, std::string config,
+                 std::string law, std::string tolerance)
+    : cx_(cx) {
+  r_.base_id = std::move(base_id);
+  r_.dtype = std::move(dtype);
+  r_.config = std::move(config);
+  r_.id = r_.base_id + "[" + (r_.config.empty() ? "" : r_.config + "/") + r_.dtype + "]";
+  r_.law = std::move(law);
+  r_.tolerance = std::move(tolerance);
+}
+
+bool law_run::selected() const {
+  return cx_.only_law.empty() || r_.id.rfind(cx_.only_law, 0) == 0;
+}
+
+std::vector<int> law_run::case_indices() const {
+  std::vector<int> v;
+  if (cx_.only_case >= 0) v.push_back(cx_.only_case);
+  else
+    for (int k = 0; k < cx_.cases; ++k) v.push_back(k);
+  return v;
+}
+
+void law_run::run() {
+  std::vector<call> todo(calls_.begin() + static_cast<long>(res_.size()), calls_.end());
+  auto more = run_batch(cx_.lib, todo, cx_.ro);
+  for (auto& m : more) res_.push_back(std::move(m));
+}
+
+std::string law_run::replay_of(int k) const {
+  return cx_.program + " check --impl " + cx_.lib.given + " --seed " + std::to_string(cx_.seed) +
+         " --max-position " + to_decimal(cx_.max_position) + rope_flags() + " --law '" + r_.id +
+         "' --case " + std::to_string(k);
+}
+
+std::string law_run::rope_flags() const {
+  std::string f;
+  for (const auto& rc : cx_.rope_configs) f += " --rope-config " + rc.spec;
+  return f;
+}
+
+void law_run::fail(int k, const std::string& msg, const std::function<std::string()>& describe) {
+  if (failed()) return;
+  r_.verdict = "failed";
+  r_.finding = "case " + std::to_string(k) + ": " + msg;
+  r_.counterexample = describe ? describe() : "";
+  r_.replay = replay_of(k);
+  ++r_.cases;
+}
+
+bool law_run::calls_ok(int k, const std::vector<std::size_t>& idx,
+                       const std::function<std::string()>& describe) {
+  static const result none{};
+  for (std::size_t pos = 0; pos < idx.size(); ++pos) {
+    const std::size_t i = idx[pos];
+    const result& R = i < res_.size() ? res_[i] : none;
+    if (R.st == status::ok) continue;
+    if (R.st == status::unsupported) {
+      ++r_.unsupported;
+      return false;
+    }
+    if (R.st == status::not_run) return false;
+    const call& c = calls_[i];
+    fail(k, std::string(to_string(c.kind)) + "() call " + std::to_string(pos + 1) +
+                " of the case: " + to_string(R.st) + (R.detail.empty() ? "" : ": " + R.detail),
+         describe);
+    return false;
+  }
+  return true;
+}
+
+bool law_run::within(int k, const hp& error, const hp& bound, const std::string& where,
+                     const std::function<std::string()>& describe) {
+  hp ratio = bound > 0 ? hp(error / bound) : (error > 0 ? hp(1e300) : hp(0));
+  hp worst = r_.worst_bound > 0 ? hp(r_.worst_error / r_.worst_bound)
+                                : (r_.worst_error > 0 ? hp(1e300) : hp(0));
+  if (!r_.has_worst || ratio > worst) {
+    r_.has_worst = true;
+    r_.worst_error = error;
+    r_.worst_bound = bound;
+    r_.worst_where = "case " + std::to_string(k) + ", " + where;
+    r_.worst_replay = replay_of(k);
+  }
+  if (error > r_.max_error) {
+    r_.max_error = error;
+    r_.max_error_bound = bound;
+  }
+  if (error <= bound) return true;
+  fail(k, where + ": |difference| = " + to_decimal(error) + " exceeds the tolerance " +
+              to_decimal(bound),
+       describe);
+  return false;
+}
+
+law_result law_run::finish() {
+  if (r_.verdict != "failed") {
+    if (r_.cases > 0) r_.verdict = "passed";
+    else if (r_.unsupported > 0) r_.verdict = "unsupported";
+    else r_.verdict = "not-run";
+  }
+  return r_;
+}
+
+std::string positions_text(const std::vector<double>& p, std::size_t per_row) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    if (per_row > 1 && i % per_row == 0) s += (i ? ", (" : "(");
+    else if (i) s += ", ";
+    s += to_decimal(p[i]);
+    if (per_row > 1 && i % per_row == per_row - 1) s += ")";
+  }
+  return s + "]";
+}
+
+}  // namespace pv::check

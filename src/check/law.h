@@ -1,0 +1,159 @@
+// Common pieces of the black-box laws run through the C interface: the run
+// context, a small seeded PRNG, the per-law result with its worst case, and
+// helpers that move matrices in and out of the byte buffers of a call.
+#pragma once
+
+#include "check/rope_model.h"
+#include "check/sandbox.h"
+#include "posverify/json.h"
+#include "posverify/matrix.h"
+#include "posverify/scalar.h"
+
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pv::check {
+
+inline hp hmax(const hp& a, const hp& b) { return a < b ? b : a; }
+inline hp hmin(const hp& a, const hp& b) { return b < a ? b : a; }
+
+struct context {
+  impl_info lib;
+  runner_options ro;
+  std::uint64_t seed = 1;
+  int cases = 100;
+  double max_position = 8192;
+  std::string only_law;  ///< run laws whose id starts with this (empty: all)
+  int only_case = -1;    ///< replay one case
+  std::string program = "posverify";
+  std::vector<rope_cfg> rope_configs;  ///< empty: the default set (rope_model.h)
+};
+
+/// The outcome of one law on one dtype (and RoPE configuration).
+struct law_result {
+  std::string id;         ///< e.g. "rope.reference[text-halves-64/float32]"
+  std::string base_id;    ///< "rope.reference"
+  std::string law;        ///< the law in one sentence
+  std::string tolerance;  ///< the rule and where it comes from
+  std::string dtype;      ///< float32 | float64
+  std::string config;     ///< RoPE configuration or ""
+  std::string verdict = "not-run";  ///< passed | failed | unsupported | not-run
+  int cases = 0;          ///< cases evaluated (passed cases + the failing one)
+  int unsupported = 0;    ///< cases the library declined (returned 1)
+  std::string finding;    ///< when failed: what went wrong, naming the case
+  std::string counterexample;  ///< lossless inputs of the failing case
+  std::string replay;
+  bool has_worst = false;
+  hp worst_error = 0, worst_bound = 0;
+  std::string worst_where;  ///< case and entry of the worst error/bound ratio
+  std::string worst_replay;  ///< the command that reruns the worst case
+  hp max_error = 0, max_error_bound = 0;  ///< the largest |difference| and its tolerance
+  json extra = json::object();
+};
+
+/// splitmix64: a small, well-mixed, deterministic generator.
+struct rng {
+  std::uint64_t s;
+  explicit rng(std::uint64_t seed) : s(seed) {}
+  std::uint64_t next() {
+    std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  double uniform() { return double(next() >> 11) * 0x1.0p-53; }  ///< [0, 1)
+  double real(double lo, double hi) { return lo + (hi - lo) * uniform(); }
+  long range(long lo, long hi) { return lo + long(next() % std::uint64_t(hi - lo + 1)); }
+};
+
+/// The generator of case k of law `id` in a run seeded `seed`.
+inline rng case_rng(std::uint64_t seed, const std::string& id, int k) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : id) h = (h ^ c) * 1099511628211ull;
+  rng r(seed ^ h ^ (std::uint64_t(k) * 0xD1B54A32D192ED03ull));
+  r.next();
+  return r;
+}
+
+template <class T>
+constexpr pv_dtype dtype_of() { return std::is_same_v<T, float> ? PV_F32 : PV_F64; }
+
+template <class T>
+std::vector<unsigned char> to_bytes(const matrix<T>& m) {
+  std::vector<unsigned char> b(m.a.size() * sizeof(T));
+  if (!b.empty()) std::memcpy(b.data(), m.a.data(), b.size());
+  return b;
+}
+
+template <class T>
+matrix<T> from_bytes(const std::vector<unsigned char>& b, std::size_t rows, std::size_t cols) {
+  matrix<T> m(rows, cols);
+  if (b.size() == rows * cols * sizeof(T) && !b.empty()) std::memcpy(m.a.data(), b.data(), b.size());
+  return m;
+}
+
+/// A random rows x cols matrix of T values, entries uniform in [-s, s].
+template <class T>
+matrix<T> random_matrix(rng& g, std::size_t rows, std::size_t cols, double s) {
+  matrix<T> m(rows, cols);
+  for (auto& x : m.a) x = static_cast<T>(g.real(-s, s));
+  return m;
+}
+
+/// Runs the cases of one law: builds the calls of every case, runs them in
+/// one child, then evaluates the cases in order and stops at the first
+/// failure (as a property runner does).
+class law_run {
+ public:
+  law_run(const context& cx, std::string base_id, std::string dtype, std::string config,
+          std::string law, std::string tolerance);
+
+  /// Indices of the cases to run (all, or the replayed one).
+  std::vector<int> case_indices() const;
+  rng rng_for(int k) const { return case_rng(cx_.seed, r_.base_id + "/" + r_.config, k); }
+  bool selected() const;
+
+  std::size_t add(call c) { calls_.push_back(std::move(c)); return calls_.size() - 1; }
+  /// Runs the calls added so far (results appended to results()).
+  void run();
+  const std::vector<result>& results() const { return res_; }
+  std::vector<call>& calls() { return calls_; }
+
+  /// The calls of case k must all have returned numbers; otherwise the law
+  /// fails (or the case is skipped as unsupported). Returns true to go on
+  /// evaluating this case.
+  bool calls_ok(int k, const std::vector<std::size_t>& idx, const std::function<std::string()>& describe);
+
+  /// Records |error| <= bound at `where`; on violation fails the law.
+  bool within(int k, const hp& error, const hp& bound, const std::string& where,
+              const std::function<std::string()>& describe);
+
+  /// Fails case k with a message (law-specific).
+  void fail(int k, const std::string& msg, const std::function<std::string()>& describe);
+
+  void case_done() { ++r_.cases; }
+  bool failed() const { return r_.verdict == "failed"; }
+  law_result finish();
+  law_result& result_ref() { return r_; }
+
+ private:
+  std::string rope_flags() const;
+  std::string replay_of(int k) const;
+  const context& cx_;
+  law_result r_;
+  std::vector<call> calls_;
+  std::vector<result> res_;
+};
+
+std::vector<law_result> attention_laws(const context& cx);
+std::vector<law_result> rope_laws(const context& cx, json& sweep, json& diagnosis);
+std::vector<law_result> sinusoid_laws(const context& cx);
+
+/// Lossless text of a vector of positions.
+std::string positions_text(const std::vector<double>& p, std::size_t per_row);
+
+}  // namespace pv::check

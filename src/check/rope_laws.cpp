@@ -1,0 +1,567 @@
+// RoPE laws through the C interface (tolerance model: check/rope_model.h).
+#include "check/diagnose.h"
+#include "check/law.h"
+#include "check/rope_model.h"
+#include "posverify/attention.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace pv::check {
+namespace {
+
+template <class T>
+call rope_call(const pv_rope_config& cfg, const matrix<T>& x, const std::vector<double>& pos) {
+  call c;
+  c.kind = op::rope;
+  c.t = dtype_of<T>();
+  c.cfg = cfg;
+  c.a = to_bytes(x);
+  c.pos = pos;
+  c.n = static_cast<std::int64_t>(x.rows);
+  return c;
+}
+
+long max_pos(const context& cx) { return std::max(1L, long(cx.max_position)); }
+
+/// One coordinate: 30 % small (0..64), else anywhere in [0, P].
+double coord(rng& g, long P) {
+  return double(g.uniform() < 0.3 ? g.range(0, std::min(64L, P)) : g.range(0, P));
+}
+
+template <class T>
+matrix<T> random_heads(rng& g, std::size_t n, std::size_t d) {
+  return random_matrix<T>(g, n, d, std::pow(10.0, g.real(-1, 1)));
+}
+
+template <class T>
+std::string describe_rows(const rope_cfg& rc, const matrix<T>& x, const std::vector<double>& pos) {
+  return "config " + rc.name + "\nx = " + to_string(x) + "\npositions = " +
+         positions_text(pos, std::size_t(rc.c.n_axes));
+}
+
+/// Rotated rows, their reference, and their per-component tolerances.
+template <class T>
+struct rotated {
+  matrix<T> y;
+  matrix<hp> ref;
+  matrix<hp> tol;
+};
+
+template <class T>
+rotated<T> evaluate(const rope_layout<hp>& L, const rope_cfg& rc, const matrix<T>& x,
+                    const std::vector<double>& pos, const std::vector<unsigned char>& out) {
+  rotated<T> r;
+  r.y = from_bytes<T>(out, x.rows, x.cols);
+  r.ref = matrix<hp>(x.rows, x.cols);
+  r.tol = matrix<hp>(x.rows, x.cols);
+  const std::size_t na = std::size_t(rc.c.n_axes);
+  for (std::size_t i = 0; i < x.rows; ++i) {
+    for (std::size_t j = 0; j < x.cols; ++j) r.ref(i, j) = convert<hp>(x(i, j));
+    rope_rotate(L, pos.data() + i * na, r.ref.row(i));
+    auto t = component_tolerance<T>(L, rc.c, pos.data() + i * na, x.row(i));
+    for (std::size_t j = 0; j < x.cols; ++j) r.tol(i, j) = t[j];
+  }
+  return r;
+}
+
+/// Exact dot of rows i, j of y and a bound of its error from the component tolerances.
+template <class T>
+void dot_and_bound(const rotated<T>& R, std::size_t i, std::size_t j, hp& dot, hp& bound) {
+  dot = 0;
+  bound = 0;
+  for (std::size_t c = 0; c < R.y.cols; ++c) {
+    hp a = convert<hp>(R.y(i, c)), b = convert<hp>(R.y(j, c));
+    dot += a * b;
+    bound += (abs(a) + R.tol(i, c)) * R.tol(j, c) + (abs(b) + R.tol(j, c)) * R.tol(i, c);
+  }
+}
+
+template <class T>
+bool check_rows_vs_ref(law_run& Lr, int k, const rotated<T>& R, const std::string& what,
+                       const std::function<std::string()>& desc) {
+  for (std::size_t i = 0; i < R.y.rows; ++i)
+    for (std::size_t c = 0; c < R.y.cols; ++c)
+      if (!Lr.within(k, abs(convert<hp>(R.y(i, c)) - R.ref(i, c)), R.tol(i, c),
+                     (what.empty() ? "" : what + " ") + "row " + std::to_string(i) + " component " + std::to_string(c) +
+                         ": got " + to_decimal(R.y(i, c)) + ", reference " +
+                         ref::to_decimal(R.ref(i, c), 20),
+                     desc))
+        return false;
+  return true;
+}
+
+/// Runs a one-call-per-case law; `make` fills x and pos for case k, `check`
+/// evaluates it.
+template <class T, class Make, class Check>
+law_result simple_law(const context& cx, const rope_cfg& rc, const std::string& id,
+                      const std::string& law, const std::string& tol, Make make, Check check) {
+  law_run Lr(cx, id, type_name<T>(), rc.name, law, tol);
+  if (!Lr.selected()) return Lr.finish();
+  const auto L = reference_layout(rc.c);
+  auto ks = Lr.case_indices();
+  std::vector<matrix<T>> xs;
+  std::vector<std::vector<double>> ps;
+  for (int k : ks) {
+    auto g = Lr.rng_for(k);
+    matrix<T> x;
+    std::vector<double> pos;
+    make(g, k, x, pos);
+    xs.push_back(x);
+    ps.push_back(pos);
+    Lr.add(rope_call(rc.c, x, pos));
+  }
+  Lr.run();
+  for (std::size_t i = 0; i < ks.size(); ++i) {
+    auto desc = [&] { return describe_rows(rc, xs[i], ps[i]); };
+    if (!Lr.calls_ok(ks[i], {i}, desc)) {
+      if (Lr.failed()) break;
+      continue;
+    }
+    auto R = evaluate<T>(L, rc, xs[i], ps[i], Lr.results()[i].out);
+    if (!check(Lr, ks[i], xs[i], ps[i], R, desc)) break;
+    Lr.case_done();
+  }
+  return Lr.finish();
+}
+
+/// Relative-position laws: rows [q@m, k@n, q@m2, k@n2] with m - n = m2 - n2
+/// (per axis); the exact dot products of the rotated pairs must agree.
+template <class T, class Positions>
+law_result relative_law(const context& cx, const rope_cfg& rc, const std::string& id,
+                        const std::string& law, Positions positions) {
+  return simple_law<T>(
+      cx, rc, id, law,
+      "|q'(m).k'(n) - q'(m2).k'(n2)| <= sum over both dot products of sum_c (|a_c| + t_a,c) "
+      "t_b,c + (|b_c| + t_b,c) t_a,c (dots computed exactly in MPFR from the returned rows), "
+      "with t from the angle model: " + model_rule(),
+      [&](rng& g, int k, matrix<T>& x, std::vector<double>& pos) {
+        const std::size_t d = std::size_t(rc.c.head_dim);
+        auto q = random_heads<T>(g, 1, d), kk = random_heads<T>(g, 1, d);
+        x = matrix<T>(4, d);
+        for (std::size_t c = 0; c < d; ++c) {
+          x(0, c) = x(2, c) = q(0, c);
+          x(1, c) = x(3, c) = kk(0, c);
+        }
+        pos = positions(g, k);
+      },
+      [&](law_run& Lr, int k, const matrix<T>&, const std::vector<double>&, const rotated<T>& R,
+          const std::function<std::string()>& desc) {
+        hp d1, b1, d2, b2;
+        dot_and_bound(R, 0, 1, d1, b1);
+        dot_and_bound(R, 2, 3, d2, b2);
+        return Lr.within(k, abs(d1 - d2), b1 + b2,
+                         "q'(m).k'(n) = " + ref::to_decimal(d1, 20) + " vs q'(m2).k'(n2) = " +
+                             ref::to_decimal(d2, 20),
+                         desc);
+      });
+}
+
+template <class T>
+law_result law_composition(const context& cx, const rope_cfg& rc) {
+  law_run Lr(cx, "rope.composition", type_name<T>(), rc.name,
+             "rotating by a and then by b equals rotating by a + b: R(b) R(a) x = R(a + b) x",
+             "|R(b)(R(a)x) - R(a+b)x| <= 2 max(t_a) + t_b + t_{a+b} per pair (t_a of R(a)x, "
+             "carried unchanged in norm by the rotation R(b)); " + model_rule());
+  if (!Lr.selected()) return Lr.finish();
+  const auto L = reference_layout(rc.c);
+  const std::size_t na = std::size_t(rc.c.n_axes), d = std::size_t(rc.c.head_dim);
+  const long P = max_pos(cx);
+  auto ks = Lr.case_indices();
+  std::vector<matrix<T>> xs;
+  std::vector<std::vector<double>> pa, pb, pab;
+  for (int k : ks) {
+    auto g = Lr.rng_for(k);
+    const std::size_t n = std::size_t(g.range(1, 3));
+    xs.push_back(random_heads<T>(g, n, d));
+    std::vector<double> a(n * na), b(n * na), ab(n * na);
+    for (std::size_t i = 0; i < n * na; ++i) {
+      a[i] = coord(g, P / 2);
+      b[i] = coord(g, P / 2);
+      ab[i] = a[i] + b[i];
+    }
+    pa.push_back(a);
+    pb.push_back(b);
+    pab.push_back(ab);
+    Lr.add(rope_call(rc.c, xs.back(), a));
+  }
+  Lr.run();
+  // second stage: R(b) on the returned R(a)x, and R(a+b) x
+  std::vector<std::size_t> second(ks.size(), SIZE_MAX);
+  std::vector<rotated<T>> first(ks.size());
+  for (std::size_t i = 0; i < ks.size(); ++i) {
+    if (Lr.results()[i].st != status::ok) continue;
+    first[i] = evaluate<T>(L, rc, xs[i], pa[i], Lr.results()[i].out);
+    second[i] = Lr.add(rope_call(rc.c, first[i].y, pb[i]));
+    Lr.add(rope_call(rc.c, xs[i], pab[i]));
+  }
+  Lr.run();
+  for (std::size_t i = 0; i < ks.size(); ++i) {
+    auto desc = [&] {
+      return describe_rows(rc, xs[i], pa[i]) + "\nthen b = " + positions_text(pb[i], na);
+    };
+    std::vector<std::size_t> idx{i};
+    if (second[i] != SIZE_MAX) idx = {i, second[i], second[i] + 1};
+    if (!Lr.calls_ok(ks[i], idx, desc)) {
+      if (Lr.failed()) break;
+      continue;
+    }
+    auto Rb = evaluate<T>(L, rc, first[i].y, pb[i], Lr.results()[second[i]].out);
+    auto Rab = evaluate<T>(L, rc, xs[i], pab[i], Lr.results()[second[i] + 1].out);
+    bool ok = true;
+    for (std::size_t r = 0; r < xs[i].rows && ok; ++r)
+      for (const auto& p : L.pairs) {
+        hp ta = hmax(first[i].tol(r, p.a), first[i].tol(r, p.b));
+        for (std::size_t c : {p.a, p.b}) {
+          hp tol = 2 * ta + Rb.tol(r, c) + Rab.tol(r, c);
+          ok = Lr.within(ks[i], abs(convert<hp>(Rb.y(r, c)) - convert<hp>(Rab.y(r, c))), tol,
+                         "row " + std::to_string(r) + " component " + std::to_string(c) +
+                             ": R(b)R(a)x = " + to_decimal(Rb.y(r, c)) + ", R(a+b)x = " +
+                             to_decimal(Rab.y(r, c)),
+                         desc);
+          if (!ok) break;
+        }
+        if (!ok) break;
+      }
+    if (!ok) break;
+    Lr.case_done();
+  }
+  return Lr.finish();
+}
+
+template <class T>
+law_result law_attention_translation(const context& cx, const rope_cfg& rc) {
+  const std::string tol_rule =
+      "per output entry, sum over both runs of (e^{2D_i} - 1) e^{2D_i} sum_j p_ij |x_jc| where "
+      "D_i = max_j (dot-product error bound of rows i, j) / sqrt(d) (attention itself computed "
+      "exactly in MPFR from the returned rows, so only the rotation errors count); " + model_rule();
+  law_run Lr(cx, "rope.attention_translation", type_name<T>(), rc.name,
+             "RoPE self-attention (queries and keys rotated, values not) is unchanged when every "
+             "position moves by the same shift s",
+             tol_rule);
+  if (!Lr.selected()) return Lr.finish();
+  const auto L = reference_layout(rc.c);
+  const std::size_t na = std::size_t(rc.c.n_axes), d = std::size_t(rc.c.head_dim);
+  const long P = max_pos(cx);
+  auto ks = Lr.case_indices();
+  std::vector<matrix<T>> xs, x2s;
+  std::vector<std::vector<double>> ps;
+  for (int k : ks) {
+    auto g = Lr.rng_for(k);
+    const std::size_t n = std::size_t(g.range(2, 5));
+    auto x = random_matrix<T>(g, n, d, 0.3);
+    matrix<T> x2(2 * n, d);
+    std::vector<double> pos(2 * n * na);
+    std::vector<double> s(na);
+    for (auto& v : s) v = coord(g, P / 2);
+    for (std::size_t i = 0; i < n; ++i) {
+      for (std::size_t c = 0; c < d; ++c) x2(i, c) = x2(n + i, c) = x(i, c);
+      for (std::size_t a = 0; a < na; ++a) {
+        pos[i * na + a] = coord(g, P / 2);
+        pos[(n + i) * na + a] = pos[i * na + a] + s[a];
+      }
+    }
+    xs.push_back(x);
+    x2s.push_back(x2);
+    ps.push_back(pos);
+    Lr.add(rope_call(rc.c, x2, pos));
+  }
+  Lr.run();
+  const hp rs = hp(1) / sqrt(hp(double(d)));
+  for (std::size_t i = 0; i < ks.size(); ++i) {
+    auto desc = [&] { return describe_rows(rc, x2s[i], ps[i]); };
+    if (!Lr.calls_ok(ks[i], {i}, desc)) {
+      if (Lr.failed()) break;
+      continue;
+    }
+    auto R = evaluate<T>(L, rc, x2s[i], ps[i], Lr.results()[i].out);
+    const std::size_t n = xs[i].rows;
+    auto V = convert_matrix<hp>(xs[i]);
+    matrix<hp> outs[2], bounds[2];
+    for (int side = 0; side < 2; ++side) {
+      matrix<hp> S(n, n), Bd(n, n);
+      for (std::size_t a = 0; a < n; ++a)
+        for (std::size_t b = 0; b < n; ++b) {
+          hp dt, bd;
+          dot_and_bound(R, side * n + a, side * n + b, dt, bd);
+          S(a, b) = dt * rs;
+          Bd(a, b) = bd * rs;
+        }
+      outs[side] = matrix<hp>(n, d);
+      bounds[side] = matrix<hp>(n, d);
+      for (std::size_t a = 0; a < n; ++a) {
+        hp m = S(a, 0), D = 0, z = 0;
+        for (std::size_t b = 0; b < n; ++b) {
+          m = hmax(m, S(a, b));
+          D = hmax(D, Bd(a, b));
+        }
+        std::vector<hp> p(n);
+        for (std::size_t b = 0; b < n; ++b) z += (p[b] = exp(S(a, b) - m));
+        hp e2 = exp(2 * D);
+        for (std::size_t c = 0; c < d; ++c) {
+          hp o = 0, sv = 0;
+          for (std::size_t b = 0; b < n; ++b) {
+            o += p[b] / z * V(b, c);
+            sv += p[b] / z * abs(V(b, c));
+          }
+          outs[side](a, c) = o;
+          bounds[side](a, c) = (e2 - 1) * e2 * sv;
+        }
+      }
+    }
+    bool ok = true;
+    for (std::size_t a = 0; a < n && ok; ++a)
+      for (std::size_t c = 0; c < d && ok; ++c)
+        ok = Lr.within(ks[i], abs(outs[0](a, c) - outs[1](a, c)), bounds[0](a, c) + bounds[1](a, c),
+                       "attention output (" + std::to_string(a) + ", " + std::to_string(c) +
+                           "): " + ref::to_decimal(outs[0](a, c), 20) + " vs shifted " +
+                           ref::to_decimal(outs[1](a, c), 20),
+                       desc);
+    if (!ok) break;
+    Lr.case_done();
+  }
+  return Lr.finish();
+}
+
+template <class T>
+void laws_for(const context& cx, const rope_cfg& rc, std::vector<law_result>& out) {
+  const std::size_t na = std::size_t(rc.c.n_axes), d = std::size_t(rc.c.head_dim);
+  const long P = max_pos(cx);
+  const bool flux = na > 1;
+  // agreement with the reference
+  out.push_back(simple_law<T>(
+      cx, rc, "rope.reference",
+      "the rotation agrees with the high-precision (MPFR) RoPE of the requested configuration "
+      "(pairs, ladder theta^(-2k/axes_dim[a]) per axis, positions up to --max-position)",
+      model_rule(),
+      [&](rng& g, int, matrix<T>& x, std::vector<double>& pos) {
+        const std::size_t n = std::size_t(g.range(1, 4));
+        x = random_heads<T>(g, n, d);
+        pos.resize(n * na);
+        for (auto& p : pos) p = coord(g, P);
+      },
+      [&](law_run& Lr, int k, const matrix<T>&, const std::vector<double>&, const rotated<T>& R,
+          const std::function<std::string()>& desc) {
+        return check_rows_vs_ref(Lr, k, R, "", desc);
+      }));
+  // identity at position 0 (FLUX: text tokens have ids (0, 0, 0))
+  out.push_back(simple_law<T>(
+      cx, rc, flux ? "rope.flux.text_ids_identity" : "rope.identity_at_zero",
+      flux ? "text tokens (ids (0, 0, 0)) are left unchanged" : "the rotation at position 0 is the identity",
+      "|R(0)x - x| <= (|x_a| + |x_b|) 5u per component (cos 0 and sin 0 with one ulp each, the "
+      "rotation's products and sum)",
+      [&](rng& g, int, matrix<T>& x, std::vector<double>& pos) {
+        const std::size_t n = std::size_t(g.range(1, 4));
+        x = random_heads<T>(g, n, d);
+        pos.assign(n * na, 0.0);
+      },
+      [&](law_run& Lr, int k, const matrix<T>& x, const std::vector<double>&, const rotated<T>& R,
+          const std::function<std::string()>& desc) {
+        for (std::size_t i = 0; i < x.rows; ++i)
+          for (std::size_t c = 0; c < x.cols; ++c)
+            if (!Lr.within(k, abs(convert<hp>(R.y(i, c)) - convert<hp>(x(i, c))), R.tol(i, c),
+                           "row " + std::to_string(i) + " component " + std::to_string(c) +
+                               ": got " + to_decimal(R.y(i, c)) + ", input " + to_decimal(x(i, c)),
+                           desc))
+              return false;
+        return true;
+      }));
+  // norm preservation
+  out.push_back(simple_law<T>(
+      cx, rc, "rope.norm_preservation", "the rotation preserves the norm of every head vector",
+      "| |R(m)x| - |x| | <= sqrt(sum_c e_c^2), e_c = (|x_a| + |x_b|) 5u (a rotation by a "
+      "wrong angle keeps the norm, so only cos/sin and the rotation's own roundings count)",
+      [&](rng& g, int, matrix<T>& x, std::vector<double>& pos) {
+        const std::size_t n = std::size_t(g.range(1, 4));
+        x = random_heads<T>(g, n, d);
+        pos.resize(n * na);
+        for (auto& p : pos) p = coord(g, P);
+      },
+      [&](law_run& Lr, int k, const matrix<T>& x, const std::vector<double>&, const rotated<T>& R,
+          const std::function<std::string()>& desc) {
+        const hp u = convert<hp>(unit_roundoff<T>());
+        const auto L = reference_layout(rc.c);
+        for (std::size_t i = 0; i < x.rows; ++i) {
+          hp n0 = 0, n1 = 0, e2 = 0;
+          for (std::size_t c = 0; c < x.cols; ++c) {
+            n0 += convert<hp>(x(i, c)) * convert<hp>(x(i, c));
+            n1 += convert<hp>(R.y(i, c)) * convert<hp>(R.y(i, c));
+          }
+          for (const auto& p : L.pairs) {
+            hp e = (abs(convert<hp>(x(i, p.a))) + abs(convert<hp>(x(i, p.b)))) * 5 * u;
+            e2 += 2 * e * e;
+          }
+          if (!Lr.within(k, abs(sqrt(n1) - sqrt(n0)), sqrt(e2),
+                         "row " + std::to_string(i) + ": |R(m)x| = " + ref::to_decimal(sqrt(n1), 20) +
+                             ", |x| = " + ref::to_decimal(sqrt(n0), 20),
+                         desc))
+            return false;
+        }
+        return true;
+      }));
+  // shift invariance of q.k (every axis shifted together)
+  out.push_back(relative_law<T>(
+      cx, rc, "rope.shift_invariance",
+      "q'(m).k'(n) depends only on m - n: shifting both positions by s (on every axis) changes "
+      "nothing",
+      [&](rng& g, int) {
+        std::vector<double> pos(4 * na);
+        for (std::size_t a = 0; a < na; ++a) {
+          double m = coord(g, P / 2), n = coord(g, P / 2), s = coord(g, P / 2);
+          pos[0 * na + a] = m;
+          pos[1 * na + a] = n;
+          pos[2 * na + a] = m + s;
+          pos[3 * na + a] = n + s;
+        }
+        return pos;
+      }));
+  out.push_back(law_composition<T>(cx, rc));
+  out.push_back(law_attention_translation<T>(cx, rc));
+  if (!flux) return;
+  out.push_back(relative_law<T>(
+      cx, rc, "rope.flux.per_axis_shift",
+      "shifting one axis only (image, row or column, in turn) of both positions leaves q.k unchanged",
+      [&](rng& g, int k) {
+        std::vector<double> pos(4 * na);
+        const std::size_t ax = std::size_t(k) % na;
+        for (std::size_t a = 0; a < na; ++a) {
+          double m = coord(g, P / 2), n = coord(g, P / 2), s = a == ax ? coord(g, P / 2) : 0.0;
+          pos[0 * na + a] = m;
+          pos[1 * na + a] = n;
+          pos[2 * na + a] = m + s;
+          pos[3 * na + a] = n + s;
+        }
+        return pos;
+      }));
+  out.push_back(relative_law<T>(
+      cx, rc, "rope.flux.same_row_col",
+      "two patches in the same row score as the same pair moved to row 0 (columns shifted so "
+      "the smaller is 0); likewise two patches in the same column (ids (0, row, col))",
+      [&](rng& g, int k) {
+        std::vector<double> pos(4 * na, 0.0);
+        // the last two axes are rows and columns (FLUX: (image, row, col))
+        const std::size_t same = k % 2 ? na - 1 : na - 2, other = (na - 1) + (na - 2) - same;
+        double r = coord(g, P), c1 = coord(g, P), c2 = coord(g, P), lo = std::min(c1, c2);
+        pos[0 * na + same] = r;
+        pos[1 * na + same] = r;
+        pos[0 * na + other] = c1;
+        pos[1 * na + other] = c2;
+        pos[2 * na + other] = c1 - lo;
+        pos[3 * na + other] = c2 - lo;
+        return pos;
+      }));
+  out.push_back(simple_law<T>(
+      cx, rc, "rope.flux.nonsquare_grid",
+      "on an H x W grid with H != W (ids (0, row, col), row-major) every patch agrees with the "
+      "reference: rows drive the row axis, columns the column axis",
+      model_rule(),
+      [&](rng& g, int, matrix<T>& x, std::vector<double>& pos) {
+        std::size_t H = std::size_t(g.range(1, 12)), W = std::size_t(g.range(1, 12));
+        if (H == W) W = H + 1 + std::size_t(g.range(0, 3));
+        x = random_heads<T>(g, H * W, d);
+        pos.clear();
+        for (const auto& id : flux_grid_ids(H, W))  // (image, row, col): rows and columns on the last two axes
+          for (std::size_t a = 0; a < na; ++a)
+            pos.push_back(a == na - 1 ? id[2] : a == na - 2 ? id[1] : 0.0);
+      },
+      [&](law_run& Lr, int k, const matrix<T>&, const std::vector<double>&, const rotated<T>& R,
+          const std::function<std::string()>& desc) {
+        return check_rows_vs_ref(Lr, k, R, "grid patch", desc);
+      }));
+}
+
+/// Sweep: the error of positions 2^j and 2^j + 1 (j = 0 .. 20) against the
+/// model's tolerance there and at --max-position.
+template <class T>
+json sweep_for(const context& cx, const rope_cfg& rc) {
+  const auto L = reference_layout(rc.c);
+  const std::size_t d = std::size_t(rc.c.head_dim), na = std::size_t(rc.c.n_axes);
+  std::vector<double> ms;
+  for (int j = 0; j <= 20; ++j) {
+    ms.push_back(std::ldexp(1.0, j));
+    if (j >= 1) ms.push_back(std::ldexp(1.0, j) + 1);
+  }
+  std::sort(ms.begin(), ms.end());
+  rng g = case_rng(cx.seed, "rope.sweep/" + rc.name, 0);
+  auto x1 = random_matrix<T>(g, 1, d, 1.0);
+  matrix<T> x(ms.size(), d);
+  std::vector<double> pos(ms.size() * na, 0.0);
+  for (std::size_t i = 0; i < ms.size(); ++i) {
+    for (std::size_t c = 0; c < d; ++c) x(i, c) = x1(0, c);
+    for (std::size_t a = 0; a < na; ++a) pos[i * na + a] = ms[i];
+  }
+  auto res = run_batch(cx.lib, {rope_call(rc.c, x, pos)}, cx.ro);
+  json j = json::object();
+  j.set("config", json::string(rc.name));
+  j.set("dtype", json::string(type_name<T>()));
+  if (res[0].st != status::ok) {
+    j.set("status", json::string(std::string(to_string(res[0].st)) +
+                                 (res[0].detail.empty() ? "" : ": " + res[0].detail)));
+    return j;
+  }
+  auto R = evaluate<T>(L, rc, x, pos, res[0].out);
+  json rows = json::array();
+  std::string first_model, first_maxpos;
+  std::vector<double> Pv(na, cx.max_position);
+  auto tP = component_tolerance<T>(L, rc.c, Pv.data(), x.row(0));
+  for (std::size_t i = 0; i < ms.size(); ++i) {
+    hp worst = 0, r_here = 0, r_max = 0;
+    for (std::size_t c = 0; c < d; ++c) {
+      hp e = abs(convert<hp>(R.y(i, c)) - R.ref(i, c));
+      worst = hmax(worst, e);
+      if (R.tol(i, c) > 0) r_here = hmax(r_here, hp(e / R.tol(i, c)));
+      if (tP[c] > 0) r_max = hmax(r_max, hp(e / tP[c]));
+    }
+    json r = json::object();
+    r.set("position", json::number(to_decimal(ms[i])));
+    r.set("max_error", json::number(ref::to_decimal(worst, 6)));
+    r.set("error_over_tolerance", json::number(ref::to_decimal(r_here, 4)));
+    r.set("error_over_tolerance_at_max_position", json::number(ref::to_decimal(r_max, 4)));
+    r.set("within_model", json::boolean(r_here <= 1));
+    if (first_model.empty() && r_here > 1) first_model = to_decimal(ms[i]);
+    if (first_maxpos.empty() && r_max > 1) first_maxpos = to_decimal(ms[i]);
+    rows.push(r);
+  }
+  j.set("rows", rows);
+  j.set("first_position_beyond_model", first_model.empty() ? json() : json::number(first_model));
+  j.set("first_position_beyond_max_position_tolerance",
+        first_maxpos.empty() ? json() : json::number(first_maxpos));
+  return j;
+}
+
+}  // namespace
+
+std::vector<law_result> rope_laws(const context& cx, json& sweep, json& diagnosis) {
+  std::vector<law_result> out;
+  sweep = json::array();
+  diagnosis = json::array();
+  for (const auto& rc : cx.rope_configs.empty() ? rope_configs() : cx.rope_configs) {
+    std::size_t before = out.size();
+    laws_for<float>(cx, rc, out);
+    laws_for<double>(cx, rc, out);
+    bool reference_failed = false, any_ran = false;
+    for (std::size_t i = before; i < out.size(); ++i) {
+      if (out[i].verdict == "passed" || out[i].verdict == "failed") any_ran = true;
+      if ((out[i].base_id == "rope.reference" || out[i].base_id == "rope.flux.nonsquare_grid") &&
+          out[i].verdict == "failed")
+        reference_failed = true;
+    }
+    if (cx.only_case < 0 && any_ran) {
+      if (cx.only_law.empty()) {  // multi-axis: the same position on every axis
+        sweep.push(sweep_for<float>(cx, rc));
+        sweep.push(sweep_for<double>(cx, rc));
+      }
+      if (reference_failed) {
+        json dg = diagnose_rope(cx, rc);
+        diagnosis.push(dg);
+        if (const json* m = dg.find("message"))
+          for (std::size_t i = before; i < out.size(); ++i)
+            if (out[i].verdict == "failed" && out[i].base_id == "rope.reference")
+              out[i].extra.set("diagnosis", *m);
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace pv::check

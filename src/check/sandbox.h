@@ -1,0 +1,96 @@
+// Runs an implementation (a plugin exporting posverify_impl(), see
+// include/posverify/impl.h) in a child process, so that whatever the library
+// does -- crash, hang, write past a buffer, write into an input -- becomes a
+// finding about the library and never a crash of posverify.
+//
+// One child serves a batch of calls: it is forked after the batch is built
+// (so it inherits the inputs without copying them through a pipe), dlopens
+// the library, runs the calls in order and sends each result back over a
+// pipe. The parent waits at most `timeout_ms` for each result, kills the
+// child on a hang, and turns a signal or an early exit into a finding naming
+// the call. Every buffer handed to the library sits between guard bytes; the
+// output is pre-filled with NaN bytes so that an entry never written shows up.
+#pragma once
+
+#include "posverify/impl.h"
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace pv::check {
+
+/// The library could not be used at all (exit 2): dlopen failure, missing
+/// symbol, wrong ABI version, crash while loading.
+struct load_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// What the library declares (read in a child too).
+struct impl_info {
+  std::string path;     ///< absolute path (what the children dlopen)
+  std::string given;    ///< the path as the user gave it (for messages and replays)
+  std::string name;
+  std::uint32_t abi_version = 0;
+  bool has_attention = false, has_rope = false, has_sinusoid = false;
+};
+
+/// Loads the library in a child and reads its pv_impl; throws load_error with
+/// the cause.
+impl_info probe_library(const std::string& path, int timeout_ms);
+
+enum class op { attention, rope, sinusoid };
+const char* to_string(op o);
+
+/// One call of the library. Inputs are raw bytes of the dtype.
+struct call {
+  op kind = op::attention;
+  pv_dtype t = PV_F64;
+  // attention: a = q, b = k, c = v; rope: a = x (rotated in place);
+  // sinusoid: none. pos: rope / sinusoid positions.
+  std::vector<unsigned char> a, b, c;
+  std::vector<double> pos;
+  std::int64_t n_q = 0, n_k = 0, d = 0, d_v = 0, n = 0;
+  pv_rope_config cfg{};
+  double base = 10000;
+  std::size_t out_bytes() const;
+};
+
+enum class status {
+  ok,            ///< returned 0; output checked
+  unsupported,   ///< returned 1
+  error_code,    ///< returned something else
+  crashed,       ///< killed by a signal or exited
+  hung,          ///< exceeded the per-call time limit
+  guard,         ///< wrote before or after a buffer
+  input_written, ///< modified an input buffer
+  non_finite,    ///< NaN or infinity in the output
+  not_run,       ///< an earlier call of the batch crashed or hung
+};
+const char* to_string(status s);
+
+struct result {
+  status st = status::not_run;
+  int rc = 0;
+  std::string detail;              ///< the cause, in words
+  std::vector<unsigned char> out;  ///< output bytes (rope: the rotated x)
+};
+
+struct runner_options {
+  int timeout_ms = 2000;
+  bool stop_at_fatal = true;  ///< after a crash or hang, leave the rest not_run
+};
+
+/// Runs the calls in a child (restarting it after a crash or hang when
+/// stop_at_fatal is false). Never throws for anything the library does.
+std::vector<result> run_batch(const impl_info& lib, const std::vector<call>& calls,
+                              const runner_options& o);
+
+/// Counters of the children forked so far (for the report).
+struct runner_stats {
+  long children = 0, calls = 0;
+};
+runner_stats& stats();
+
+}  // namespace pv::check
