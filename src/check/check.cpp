@@ -532,6 +532,11 @@ int run(const std::vector<std::string>& args) {
 }  // namespace pv::check
 
 int cmd_check(const std::vector<std::string>& args) {
+  for (const auto& a : args)
+    if (a == "--help" || a == "-h") {
+      std::cout << pv::check::check_usage;
+      return 0;
+    }
   try {
     return pv::check::run(args);
   } catch (const pv::check::usage_error& e) {

@@ -28,7 +28,8 @@ const char* usage_text =
     "  list                 list the claim and property ids\n"
     "  budgets [--out DIR] [--seed S] [--cases N] [--case I]  error budgets of the\n"
     "                       built-in implementations: error_budgets.md and .json\n"
-    "  check --impl LIB.so  run the laws on a user's implementation (`posverify check` lists options)\n"
+    "  check --impl LIB.so  run the laws on a user's implementation\n"
+    "                       (`posverify check --help` lists its options)\n"
     "\n"
     "options of verify:\n"
     "  --out DIR            where the reports go (default reports/)\n"
@@ -162,18 +163,19 @@ int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   try {
     if (args.empty()) throw usage_error("no command given");
+    std::string cmd = args[0];
+    std::vector<std::string> rest(args.begin() + 1, args.end());
+    // `check` has options of its own and prints them for --help.
+    if (cmd == "check") return cmd_check(rest);
     for (const auto& a : args)
-      if (a == "--help" || a == "-h") {
+      if (a == "--help" || a == "-h" || a == "help") {
         std::cout << usage_text;
         return 0;
       }
-    std::string cmd = args[0];
-    std::vector<std::string> rest(args.begin() + 1, args.end());
     if (cmd == "verify") return cmd_verify(rest);
     if (cmd == "replay") return cmd_replay(rest);
     if (cmd == "list") return cmd_list();
     if (cmd == "budgets") return pv::proofs::cmd_budgets(rest);
-    if (cmd == "check") return cmd_check(rest);
     throw usage_error("unknown command '" + cmd + "'");
   } catch (const usage_error& e) {
     std::cerr << "posverify: " << e.what() << "\n\n" << usage_text;
