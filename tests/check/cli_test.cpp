@@ -313,6 +313,8 @@ struct diag_case {
   const char* mutant;
   const char* expect;
 };
+// ctest lists the case by its mutant, not by the struct's bytes.
+void PrintTo(const diag_case& c, std::ostream* os) { *os << c.mutant; }
 
 class Diagnosis : public ::testing::TestWithParam<diag_case> {};
 
