@@ -2,6 +2,7 @@
 
 #include "check/law.h"
 #include "check/sandbox.h"
+#include "cli/args.h"
 #include "posverify/report.h"
 
 #include <algorithm>
@@ -45,25 +46,12 @@ const char* check_usage =
     "exit codes: 0 every law holds; 1 a law fails or regressed; 2 bad usage or a\n"
     "library that cannot be loaded (wrong ABI version, missing symbol, ...).\n";
 
-struct usage_error : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+using cli::parse_u64;
+using cli::usage_error;
 
 /// The text of a JSON number (the parser keeps whole numbers as integers).
 std::string number_text(const json& j) {
   return j.type() == json::kind::integer ? std::to_string(j.as_integer()) : j.as_string();
-}
-
-std::uint64_t parse_u64(const std::string& flag, const std::string& v, std::uint64_t lo,
-                        std::uint64_t hi) {
-  if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos)
-    throw usage_error(flag + ": expected a whole number, got '" + v + "'");
-  errno = 0;
-  unsigned long long x = std::strtoull(v.c_str(), nullptr, 10);
-  if (errno == ERANGE || x < lo || x > hi)
-    throw usage_error(flag + ": " + v + " is out of range [" + std::to_string(lo) + ", " +
-                      std::to_string(hi) + "]");
-  return x;
 }
 
 std::string sanitize(const std::string& s) {
@@ -431,10 +419,7 @@ int run(const std::vector<std::string>& args) {
   std::vector<std::string> libs;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= args.size()) throw usage_error(a + " needs a value");
-      return args[++i];
-    };
+    auto value = [&] { return cli::option_value(args, i); };
     if (a == "--impl") impl = value();
     else if (a == "--out") out_dir = value();
     else if (a == "--cases") cx.cases = int(parse_u64(a, value(), 1, 1000000)), cases_set = true;
