@@ -131,16 +131,6 @@ run_output run_all(context& cx) {
   return o;
 }
 
-std::string cell(std::string s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '|') out += "\\|";
-    else if (c == '\n') out += "<br>";
-    else out += c;
-  }
-  return out;
-}
-
 std::string short_num(const hp& x) { return ref::to_decimal(x, 3); }
 
 json report_json(const context& cx, const run_output& o, const json& regressions) {
@@ -196,7 +186,8 @@ std::string report_md(const context& cx, const run_output& o, const json& regres
   for (const auto& r : o.laws) {
     std::string w = r.has_worst ? short_num(r.worst_error) + " / " + short_num(r.worst_bound) : "—";
     md += "| `" + r.id + "` | **" + r.verdict + "** | " + std::to_string(r.cases) + " | " + w + " | " +
-          cell(r.has_worst && r.verdict != "failed" ? r.worst_where : "—") + " | " + cell(r.verdict == "failed" ? r.finding : "—") + " |\n";
+          markdown_cell(r.has_worst && r.verdict != "failed" ? r.worst_where : "—") + " | " +
+          markdown_cell(r.verdict == "failed" ? r.finding : "—") + " |\n";
   }
   if (!baseline.empty()) {
     md += "\n## Regressions against " + baseline + "\n\n";
@@ -346,7 +337,7 @@ int run_mutation(context& cx, const std::vector<std::string>& libs, const std::s
       row.set("caught", json::boolean(false));
       row.set("error", json::string(e.what()));
       rows.push(row);
-      md += "| `" + name + "` | **not loaded** | — | " + cell(e.what()) + " | — | — |\n";
+      md += "| `" + name + "` | **not loaded** | — | " + markdown_cell(e.what()) + " | — | — |\n";
       std::cout << "  ??    " << name << ": " << e.what() << "\n";
       continue;
     }
@@ -383,7 +374,7 @@ int run_mutation(context& cx, const std::vector<std::string>& libs, const std::s
     rows.push(row);
     if (first) ++caught;
     md += "| `" + name + "` | " + (first ? "`" + first->id + "`" : std::string("**survived**")) + " | " +
-          (first ? std::to_string(first->cases) : "—") + " | " + cell(first ? first->finding : "—") + " | " +
+          (first ? std::to_string(first->cases) : "—") + " | " + markdown_cell(first ? first->finding : "—") + " | " +
           std::to_string(nfail) + " of " + std::to_string(o.laws.size()) + " | " + (also.empty() ? "—" : also) + " |\n";
     if (first)
       if (const json* dg = first->extra.find("diagnosis")) diagnoses += "- `" + name + "`: " + dg->as_string() + "\n";
