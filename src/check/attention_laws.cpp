@@ -109,11 +109,12 @@ matrix<T> out_of(const law_run& L, std::size_t i, std::size_t rows, std::size_t 
 }
 
 /// The a-priori bound B of every output entry (see the file comment).
+/// Not attention_forward_bound (pv::attention's own sums): a user's kernel may sum in any order.
 template <class T>
 matrix<hp> apriori_bound(const matrix<T>& Q, const matrix<T>& K, const matrix<T>& V) {
   const std::size_t n = K.rows, d = Q.cols;
   const hp u = convert<hp>(unit_roundoff<T>());
-  const hp gd = convert<hp>(gamma<T>(long(d) + 3)), gn = convert<hp>(gamma<T>(4 * long(n) + 4));
+  const hp gd = gamma_hp<T>(long(d) + 3), gn = gamma_hp<T>(4 * long(n) + 4);
   const hp mu = convert<hp>(std::numeric_limits<T>::min());
   const hp rs = hp(1) / sqrt(hp(static_cast<double>(d)));
   matrix<hp> B(Q.rows, V.cols);

@@ -66,6 +66,7 @@ rotated<T> evaluate(const rope_layout<hp>& L, const rope_cfg& rc, const matrix<T
 }
 
 /// Exact dot of rows i, j of y and a bound of its error from the component tolerances.
+/// Not dot_error_bound (error_bounds.h): the dot is taken exactly in hp (no gamma_d).
 template <class T>
 void dot_and_bound(const rotated<T>& R, std::size_t i, std::size_t j, hp& dot, hp& bound) {
   dot = 0;

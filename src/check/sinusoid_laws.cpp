@@ -44,6 +44,7 @@ std::string describe(const sin_case& c) {
          positions_text(c.pos, 1);
 }
 
+// Not trig_of_angle_error: it takes stored speeds as exact; a user's kernel rounds w too (eps_w).
 template <class T>
 hp entry_tol(const hp& m, const hp& w, double base) {
   const hp u = convert<hp>(unit_roundoff<T>());
