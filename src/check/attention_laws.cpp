@@ -20,7 +20,6 @@
 #include "posverify/permutation.h"
 
 #include <algorithm>
-#include <numeric>
 
 namespace pv::check {
 namespace {
@@ -55,6 +54,21 @@ std::string describe(const att_case<T>& c) {
          "\nq = " + to_string(c.q) + "\nk = " + to_string(c.k) + "\nv = " + to_string(c.v);
 }
 
+/// A case of a permutation law: the inputs and a permutation p of the query
+/// rows or of the key/value rows.
+template <class T>
+struct perm_case {
+  att_case<T> c;
+  std::vector<std::size_t> p;
+};
+
+template <class T>
+std::string describe(const perm_case<T>& pc) {
+  std::string s = describe(pc.c) + "\nperm = [";
+  for (std::size_t j = 0; j < pc.p.size(); ++j) s += (j ? ", " : "") + std::to_string(pc.p[j]);
+  return s + "]";
+}
+
 template <class T>
 call make_call(const matrix<T>& q, const matrix<T>& k, const matrix<T>& v) {
   call c;
@@ -70,17 +84,37 @@ call make_call(const matrix<T>& q, const matrix<T>& k, const matrix<T>& v) {
   return c;
 }
 
+/// Generates the cases of a permutation law, permuting the query rows
+/// (keys = false) or the key and value rows together (keys = true), and adds
+/// two calls per case: A(q, k, v), then the permuted one.
+template <class T>
+std::vector<perm_case<T>> add_perm_cases(law_run& L, const std::vector<int>& ks, bool keys) {
+  std::vector<perm_case<T>> cs;
+  for (int k : ks) {
+    auto g = L.rng_for(k);
+    auto& pc = cs.emplace_back();
+    pc.c = gen_case<T>(g, k);
+    const auto& c = pc.c;
+    pc.p = random_permutation(g, keys ? c.k.rows : c.q.rows);
+    L.add(make_call(c.q, c.k, c.v));
+    if (keys) L.add(make_call(c.q, permute_rows(c.k, pc.p), permute_rows(c.v, pc.p)));
+    else L.add(make_call(permute_rows(c.q, pc.p), c.k, c.v));
+  }
+  return cs;
+}
+
 template <class T>
 matrix<T> out_of(const law_run& L, std::size_t i, std::size_t rows, std::size_t cols) {
   return from_bytes<T>(L.results()[i].out, rows, cols);
 }
 
 /// The a-priori bound B of every output entry (see the file comment).
+/// Not attention_forward_bound (pv::attention's own sums): a user's kernel may sum in any order.
 template <class T>
 matrix<hp> apriori_bound(const matrix<T>& Q, const matrix<T>& K, const matrix<T>& V) {
   const std::size_t n = K.rows, d = Q.cols;
   const hp u = convert<hp>(unit_roundoff<T>());
-  const hp gd = convert<hp>(gamma<T>(long(d) + 3)), gn = convert<hp>(gamma<T>(4 * long(n) + 4));
+  const hp gd = gamma_hp<T>(long(d) + 3), gn = gamma_hp<T>(4 * long(n) + 4);
   const hp mu = convert<hp>(std::numeric_limits<T>::min());
   const hp rs = hp(1) / sqrt(hp(static_cast<double>(d)));
   matrix<hp> B(Q.rows, V.cols);
@@ -166,13 +200,9 @@ law_result law_reference(const context& cx) {
         R = hmax(R, hp(abs(convert<hp>(plains[i].a[e]) - refs[i].a[e]) / bounds[i].a[e]));
   }
   L.result_ref().extra.set("plain_error_over_bound", json::number(ref::to_decimal(R, 6)));
-  for (std::size_t i = 0; i < ks.size(); ++i) {
+  auto describe_case = [&](std::size_t i) { return describe(cs[i]); };
+  L.each_case(ks, 1, describe_case, [&](std::size_t i, const describer& desc) {
     const auto& c = cs[i];
-    auto desc = [&] { return describe(c); };
-    if (!L.calls_ok(ks[i], {i}, desc)) {
-      if (L.failed()) break;
-      continue;
-    }
     auto out = out_of<T>(L, i, c.q.rows, c.v.cols);
     const auto& ref = refs[i];
     const auto& plain = plains[i];
@@ -201,9 +231,8 @@ law_result law_reference(const context& cx) {
                         ref::to_decimal(ref(wi, wc), 20) + ", plain " + to_decimal(plain(wi, wc)) + ")",
                     desc);
     }
-    if (!ok) break;
-    L.case_done();
-  }
+    return ok;
+  });
   return L.finish();
 }
 
@@ -213,33 +242,13 @@ law_result law_permutation(const context& cx) {
             "permuting the query rows permutes the output rows: A(Pq, k, v) = P A(q, k, v)",
             "|A(Pq)_i - A(q)_perm(i)| <= 2 B, " + bound_rule());
   if (!L.selected()) return L.finish();
-  std::vector<att_case<T>> cs;
-  std::vector<std::vector<std::size_t>> perms;
-  auto ks = L.case_indices();
-  for (int k : ks) {
-    auto g = L.rng_for(k);
-    cs.push_back(gen_case<T>(g, k));
-    auto& c = cs.back();
-    std::vector<std::size_t> p(c.q.rows);
-    std::iota(p.begin(), p.end(), 0);
-    for (std::size_t j = p.size(); j > 1; --j) std::swap(p[j - 1], p[g.range(0, long(j) - 1)]);
-    perms.push_back(p);
-    L.add(make_call(c.q, c.k, c.v));
-    L.add(make_call(permute_rows(c.q, p), c.k, c.v));
-  }
+  const auto ks = L.case_indices();
+  const auto cs = add_perm_cases<T>(L, ks, false);
   L.run();
-  for (std::size_t i = 0; i < ks.size(); ++i) {
-    const auto& c = cs[i];
-    const auto& p = perms[i];
-    auto desc = [&] {
-      std::string s = describe(c) + "\nperm = [";
-      for (std::size_t j = 0; j < p.size(); ++j) s += (j ? ", " : "") + std::to_string(p[j]);
-      return s + "]";
-    };
-    if (!L.calls_ok(ks[i], {2 * i, 2 * i + 1}, desc)) {
-      if (L.failed()) break;
-      continue;
-    }
+  auto describe_case = [&](std::size_t i) { return describe(cs[i]); };
+  L.each_case(ks, 2, describe_case, [&](std::size_t i, const describer& desc) {
+    const auto& c = cs[i].c;
+    const auto& p = cs[i].p;
     auto o1 = out_of<T>(L, 2 * i, c.q.rows, c.v.cols);
     auto o2 = out_of<T>(L, 2 * i + 1, c.q.rows, c.v.cols);
     auto B = apriori_bound(c.q, c.k, c.v);
@@ -252,9 +261,8 @@ law_result law_permutation(const context& cx) {
                           std::to_string(p[r]) + ", " + std::to_string(col) + ") of A(q) (" +
                           to_decimal(o1(p[r], col)) + ")",
                       desc);
-    if (!ok) break;
-    L.case_done();
-  }
+    return ok;
+  });
   return L.finish();
 }
 
@@ -264,33 +272,12 @@ law_result law_kv_permutation(const context& cx) {
             "permuting keys and values together changes nothing: A(q, Pk, Pv) = A(q, k, v)",
             "|A(q, Pk, Pv) - A(q, k, v)| <= 2 B, " + bound_rule());
   if (!L.selected()) return L.finish();
-  std::vector<att_case<T>> cs;
-  std::vector<std::vector<std::size_t>> perms;
-  auto ks = L.case_indices();
-  for (int k : ks) {
-    auto g = L.rng_for(k);
-    cs.push_back(gen_case<T>(g, k));
-    auto& c = cs.back();
-    std::vector<std::size_t> p(c.k.rows);
-    std::iota(p.begin(), p.end(), 0);
-    for (std::size_t j = p.size(); j > 1; --j) std::swap(p[j - 1], p[g.range(0, long(j) - 1)]);
-    perms.push_back(p);
-    L.add(make_call(c.q, c.k, c.v));
-    L.add(make_call(c.q, permute_rows(c.k, p), permute_rows(c.v, p)));
-  }
+  const auto ks = L.case_indices();
+  const auto cs = add_perm_cases<T>(L, ks, true);
   L.run();
-  for (std::size_t i = 0; i < ks.size(); ++i) {
-    const auto& c = cs[i];
-    const auto& p = perms[i];
-    auto desc = [&] {
-      std::string s = describe(c) + "\nperm = [";
-      for (std::size_t j = 0; j < p.size(); ++j) s += (j ? ", " : "") + std::to_string(p[j]);
-      return s + "]";
-    };
-    if (!L.calls_ok(ks[i], {2 * i, 2 * i + 1}, desc)) {
-      if (L.failed()) break;
-      continue;
-    }
+  auto describe_case = [&](std::size_t i) { return describe(cs[i]); };
+  L.each_case(ks, 2, describe_case, [&](std::size_t i, const describer& desc) {
+    const auto& c = cs[i].c;
     auto o1 = out_of<T>(L, 2 * i, c.q.rows, c.v.cols);
     auto o2 = out_of<T>(L, 2 * i + 1, c.q.rows, c.v.cols);
     auto B = apriori_bound(c.q, c.k, c.v);
@@ -301,9 +288,8 @@ law_result law_kv_permutation(const context& cx) {
                       entry(r, col) + ": A(q, Pk, Pv) = " + to_decimal(o2(r, col)) +
                           ", A(q, k, v) = " + to_decimal(o1(r, col)),
                       desc);
-    if (!ok) break;
-    L.case_done();
-  }
+    return ok;
+  });
   return L.finish();
 }
 
@@ -326,13 +312,9 @@ law_result law_convex_hull(const context& cx) {
     L.add(make_call(c.q, c.k, c.v));
   }
   L.run();
-  for (std::size_t i = 0; i < ks.size(); ++i) {
+  auto describe_case = [&](std::size_t i) { return describe(cs[i]); };
+  L.each_case(ks, 1, describe_case, [&](std::size_t i, const describer& desc) {
     const auto& c = cs[i];
-    auto desc = [&] { return describe(c); };
-    if (!L.calls_ok(ks[i], {i}, desc)) {
-      if (L.failed()) break;
-      continue;
-    }
     auto o = out_of<T>(L, i, c.q.rows, c.v.cols);
     auto B = apriori_bound(c.q, c.k, c.v);
     const bool simplex = ks[i] % 2 == 0;
@@ -359,9 +341,8 @@ law_result law_convex_hull(const context& cx) {
                       "row " + std::to_string(r) + " with v = I sums to " + ref::to_decimal(sum, 20),
                       desc);
     }
-    if (!ok) break;
-    L.case_done();
-  }
+    return ok;
+  });
   return L.finish();
 }
 
@@ -402,15 +383,12 @@ law_result law_score_shift(const context& cx) {
     L.add(make_call(s.q0, s.k1, s.c.v));
   }
   L.run();
-  for (std::size_t i = 0; i < ks.size(); ++i) {
+  auto describe_case = [&](std::size_t i) {
     const auto& s = cs[i];
-    auto desc = [&] {
-      return "q' = " + to_string(s.q1) + "\nk' = " + to_string(s.k1) + "\nv = " + to_string(s.c.v);
-    };
-    if (!L.calls_ok(ks[i], {2 * i, 2 * i + 1}, desc)) {
-      if (L.failed()) break;
-      continue;
-    }
+    return "q' = " + to_string(s.q1) + "\nk' = " + to_string(s.k1) + "\nv = " + to_string(s.c.v);
+  };
+  L.each_case(ks, 2, describe_case, [&](std::size_t i, const describer& desc) {
+    const auto& s = cs[i];
     auto o1 = out_of<T>(L, 2 * i, s.q1.rows, s.c.v.cols);
     auto o0 = out_of<T>(L, 2 * i + 1, s.q1.rows, s.c.v.cols);
     auto B1 = apriori_bound(s.q1, s.k1, s.c.v), B0 = apriori_bound(s.q0, s.k1, s.c.v);
@@ -422,9 +400,8 @@ law_result law_score_shift(const context& cx) {
                       entry(r, col) + " with shift a = " + to_decimal(s.q1(r, s.q1.cols - 1)) +
                           ": " + to_decimal(o1(r, col)) + " vs unshifted " + to_decimal(o0(r, col)),
                       desc);
-    if (!ok) break;
-    L.case_done();
-  }
+    return ok;
+  });
   return L.finish();
 }
 

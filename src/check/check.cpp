@@ -2,6 +2,7 @@
 
 #include "check/law.h"
 #include "check/sandbox.h"
+#include "cli/args.h"
 #include "posverify/report.h"
 
 #include <algorithm>
@@ -45,25 +46,12 @@ const char* check_usage =
     "exit codes: 0 every law holds; 1 a law fails or regressed; 2 bad usage or a\n"
     "library that cannot be loaded (wrong ABI version, missing symbol, ...).\n";
 
-struct usage_error : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+using cli::parse_u64;
+using cli::usage_error;
 
 /// The text of a JSON number (the parser keeps whole numbers as integers).
 std::string number_text(const json& j) {
   return j.type() == json::kind::integer ? std::to_string(j.as_integer()) : j.as_string();
-}
-
-std::uint64_t parse_u64(const std::string& flag, const std::string& v, std::uint64_t lo,
-                        std::uint64_t hi) {
-  if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos)
-    throw usage_error(flag + ": expected a whole number, got '" + v + "'");
-  errno = 0;
-  unsigned long long x = std::strtoull(v.c_str(), nullptr, 10);
-  if (errno == ERANGE || x < lo || x > hi)
-    throw usage_error(flag + ": " + v + " is out of range [" + std::to_string(lo) + ", " +
-                      std::to_string(hi) + "]");
-  return x;
 }
 
 std::string sanitize(const std::string& s) {
@@ -143,16 +131,6 @@ run_output run_all(context& cx) {
   return o;
 }
 
-std::string cell(std::string s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '|') out += "\\|";
-    else if (c == '\n') out += "<br>";
-    else out += c;
-  }
-  return out;
-}
-
 std::string short_num(const hp& x) { return ref::to_decimal(x, 3); }
 
 json report_json(const context& cx, const run_output& o, const json& regressions) {
@@ -208,7 +186,8 @@ std::string report_md(const context& cx, const run_output& o, const json& regres
   for (const auto& r : o.laws) {
     std::string w = r.has_worst ? short_num(r.worst_error) + " / " + short_num(r.worst_bound) : "—";
     md += "| `" + r.id + "` | **" + r.verdict + "** | " + std::to_string(r.cases) + " | " + w + " | " +
-          cell(r.has_worst && r.verdict != "failed" ? r.worst_where : "—") + " | " + cell(r.verdict == "failed" ? r.finding : "—") + " |\n";
+          markdown_cell(r.has_worst && r.verdict != "failed" ? r.worst_where : "—") + " | " +
+          markdown_cell(r.verdict == "failed" ? r.finding : "—") + " |\n";
   }
   if (!baseline.empty()) {
     md += "\n## Regressions against " + baseline + "\n\n";
@@ -358,7 +337,7 @@ int run_mutation(context& cx, const std::vector<std::string>& libs, const std::s
       row.set("caught", json::boolean(false));
       row.set("error", json::string(e.what()));
       rows.push(row);
-      md += "| `" + name + "` | **not loaded** | — | " + cell(e.what()) + " | — | — |\n";
+      md += "| `" + name + "` | **not loaded** | — | " + markdown_cell(e.what()) + " | — | — |\n";
       std::cout << "  ??    " << name << ": " << e.what() << "\n";
       continue;
     }
@@ -395,7 +374,7 @@ int run_mutation(context& cx, const std::vector<std::string>& libs, const std::s
     rows.push(row);
     if (first) ++caught;
     md += "| `" + name + "` | " + (first ? "`" + first->id + "`" : std::string("**survived**")) + " | " +
-          (first ? std::to_string(first->cases) : "—") + " | " + cell(first ? first->finding : "—") + " | " +
+          (first ? std::to_string(first->cases) : "—") + " | " + markdown_cell(first ? first->finding : "—") + " | " +
           std::to_string(nfail) + " of " + std::to_string(o.laws.size()) + " | " + (also.empty() ? "—" : also) + " |\n";
     if (first)
       if (const json* dg = first->extra.find("diagnosis")) diagnoses += "- `" + name + "`: " + dg->as_string() + "\n";
@@ -431,10 +410,7 @@ int run(const std::vector<std::string>& args) {
   std::vector<std::string> libs;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= args.size()) throw usage_error(a + " needs a value");
-      return args[++i];
-    };
+    auto value = [&] { return cli::option_value(args, i); };
     if (a == "--impl") impl = value();
     else if (a == "--out") out_dir = value();
     else if (a == "--cases") cx.cases = int(parse_u64(a, value(), 1, 1000000)), cases_set = true;

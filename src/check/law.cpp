@@ -73,6 +73,23 @@ bool law_run::calls_ok(int k, const std::vector<std::size_t>& idx,
   return true;
 }
 
+void law_run::each_case(
+    const std::vector<int>& ks, std::size_t per,
+    const std::function<std::string(std::size_t)>& describe,
+    const std::function<bool(std::size_t, const describer&)>& check) {
+  for (std::size_t i = 0; i < ks.size(); ++i) {
+    const describer desc = [&] { return describe(i); };
+    std::vector<std::size_t> idx(per);
+    for (std::size_t j = 0; j < per; ++j) idx[j] = per * i + j;
+    if (!calls_ok(ks[i], idx, desc)) {
+      if (failed()) break;
+      continue;
+    }
+    if (!check(i, desc)) break;
+    case_done();
+  }
+}
+
 bool law_run::within(int k, const hp& error, const hp& bound, const std::string& where,
                      const std::function<std::string()>& describe) {
   hp ratio = bound > 0 ? hp(error / bound) : (error > 0 ? hp(1e300) : hp(0));

@@ -14,6 +14,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace pv::check {
@@ -54,6 +55,9 @@ struct law_result {
   hp max_error = 0, max_error_bound = 0;  ///< the largest |difference| and its tolerance
   json extra = json::object();
 };
+
+/// Lazily builds the lossless description of a case (for failure reports).
+using describer = std::function<std::string()>;
 
 /// splitmix64: a small, well-mixed, deterministic generator.
 struct rng {
@@ -96,6 +100,14 @@ matrix<T> from_bytes(const std::vector<unsigned char>& b, std::size_t rows, std:
   return m;
 }
 
+/// A uniformly random permutation of 0..n-1 (Fisher-Yates, drawing from g).
+inline std::vector<std::size_t> random_permutation(rng& g, std::size_t n) {
+  std::vector<std::size_t> p(n);
+  for (std::size_t j = 0; j < n; ++j) p[j] = j;
+  for (std::size_t j = n; j > 1; --j) std::swap(p[j - 1], p[g.range(0, long(j) - 1)]);
+  return p;
+}
+
 /// A random rows x cols matrix of T values, entries uniform in [-s, s].
 template <class T>
 matrix<T> random_matrix(rng& g, std::size_t rows, std::size_t cols, double s) {
@@ -127,6 +139,14 @@ class law_run {
   /// fails (or the case is skipped as unsupported). Returns true to go on
   /// evaluating this case.
   bool calls_ok(int k, const std::vector<std::size_t>& idx, const std::function<std::string()>& describe);
+
+  /// Evaluates the cases in order and stops at the first failure (as a
+  /// property runner does): case i (index ks[i]) needs its calls
+  /// [per i, per i + per) to have returned numbers (calls_ok; a declined case
+  /// is skipped), then check(i, desc) judges it, false meaning the law failed.
+  void each_case(const std::vector<int>& ks, std::size_t per,
+                 const std::function<std::string(std::size_t)>& describe,
+                 const std::function<bool(std::size_t, const describer&)>& check);
 
   /// Records |error| <= bound at `where`; on violation fails the law.
   bool within(int k, const hp& error, const hp& bound, const std::string& where,

@@ -66,6 +66,7 @@ rotated<T> evaluate(const rope_layout<hp>& L, const rope_cfg& rc, const matrix<T
 }
 
 /// Exact dot of rows i, j of y and a bound of its error from the component tolerances.
+/// Not dot_error_bound (error_bounds.h): the dot is taken exactly in hp (no gamma_d).
 template <class T>
 void dot_and_bound(const rotated<T>& R, std::size_t i, std::size_t j, hp& dot, hp& bound) {
   dot = 0;
@@ -112,16 +113,11 @@ law_result simple_law(const context& cx, const rope_cfg& rc, const std::string& 
     Lr.add(rope_call(rc.c, x, pos));
   }
   Lr.run();
-  for (std::size_t i = 0; i < ks.size(); ++i) {
-    auto desc = [&] { return describe_rows(rc, xs[i], ps[i]); };
-    if (!Lr.calls_ok(ks[i], {i}, desc)) {
-      if (Lr.failed()) break;
-      continue;
-    }
+  auto describe_case = [&](std::size_t i) { return describe_rows(rc, xs[i], ps[i]); };
+  Lr.each_case(ks, 1, describe_case, [&](std::size_t i, const describer& desc) {
     auto R = evaluate<T>(L, rc, xs[i], ps[i], Lr.results()[i].out);
-    if (!check(Lr, ks[i], xs[i], ps[i], R, desc)) break;
-    Lr.case_done();
-  }
+    return check(Lr, ks[i], xs[i], ps[i], R, desc);
+  });
   return Lr.finish();
 }
 
@@ -268,12 +264,8 @@ law_result law_attention_translation(const context& cx, const rope_cfg& rc) {
   }
   Lr.run();
   const hp rs = hp(1) / sqrt(hp(double(d)));
-  for (std::size_t i = 0; i < ks.size(); ++i) {
-    auto desc = [&] { return describe_rows(rc, x2s[i], ps[i]); };
-    if (!Lr.calls_ok(ks[i], {i}, desc)) {
-      if (Lr.failed()) break;
-      continue;
-    }
+  auto describe_case = [&](std::size_t i) { return describe_rows(rc, x2s[i], ps[i]); };
+  Lr.each_case(ks, 1, describe_case, [&](std::size_t i, const describer& desc) {
     auto R = evaluate<T>(L, rc, x2s[i], ps[i], Lr.results()[i].out);
     const std::size_t n = xs[i].rows;
     auto V = convert_matrix<hp>(xs[i]);
@@ -317,9 +309,8 @@ law_result law_attention_translation(const context& cx, const rope_cfg& rc) {
                            "): " + ref::to_decimal(outs[0](a, c), 20) + " vs shifted " +
                            ref::to_decimal(outs[1](a, c), 20),
                        desc);
-    if (!ok) break;
-    Lr.case_done();
-  }
+    return ok;
+  });
   return Lr.finish();
 }
 

@@ -71,6 +71,7 @@ hp speed_error(const pv_rope_config& c) {
 }
 
 /// The per-component tolerance t of one rotated row (see the file comment).
+/// Not rope_rotation_error: it takes stored speeds as exact; a user's kernel rounds w too (eps_w).
 template <class T>
 std::vector<hp> component_tolerance(const rope_layout<hp>& L, const pv_rope_config& c,
                                     const double* pos, const T* x) {

@@ -281,6 +281,27 @@ void check_finite(const call& c, result& r) {
   }
 }
 
+/// Forks a child joined to the parent by a pipe. In the child (returns 0) fd
+/// is the pipe's write end; in the parent (returns the child's pid, counted
+/// in stats()) fd is its read end. Throws std::runtime_error if pipe or fork
+/// fails.
+pid_t fork_with_pipe(int& fd) {
+  int p[2];
+  if (::pipe(p) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+  std::fflush(nullptr);
+  pid_t pid = ::fork();
+  if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
+  if (pid == 0) {
+    ::close(p[0]);
+    fd = p[1];
+  } else {
+    ::close(p[1]);
+    ++stats().children;
+    fd = p[0];
+  }
+  return pid;
+}
+
 }  // namespace
 
 std::size_t call::out_bytes() const {
@@ -301,13 +322,9 @@ impl_info probe_library(const std::string& given, int timeout_ms) {
   char* full = ::realpath(given.c_str(), nullptr);
   const std::string path = full ? std::string(full) : given;
   std::free(full);
-  int p[2];
-  if (::pipe(p) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
-  std::fflush(nullptr);
-  pid_t pid = ::fork();
-  if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
+  int fd = -1;
+  pid_t pid = fork_with_pipe(fd);
   if (pid == 0) {
-    ::close(p[0]);
     quiet_child();
     std::string err;
     const pv_impl* impl = load_in_child(path, err);
@@ -326,22 +343,20 @@ impl_info probe_library(const std::string& given, int timeout_ms) {
       msg += name;
     }
     std::uint32_t len = static_cast<std::uint32_t>(msg.size());
-    write_all(p[1], &len, 4);
-    write_all(p[1], msg.data(), msg.size());
+    write_all(fd, &len, 4);
+    write_all(fd, msg.data(), msg.size());
     ::_exit(0);
   }
-  ::close(p[1]);
-  ++stats().children;
   auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
   std::uint32_t len = 0;
   std::string msg;
-  rd r = read_all(p[0], &len, 4, deadline);
+  rd r = read_all(fd, &len, 4, deadline);
   if (r == rd::ok && len < 100000) {
     msg.resize(len);
-    r = read_all(p[0], msg.data(), len, deadline);
+    r = read_all(fd, msg.data(), len, deadline);
   }
   if (r == rd::timeout) ::kill(pid, SIGKILL);
-  ::close(p[0]);
+  ::close(fd);
   int ws = 0;
   ::waitpid(pid, &ws, 0);
   if (r == rd::timeout)
@@ -374,26 +389,18 @@ std::vector<result> run_batch(const impl_info& lib, const std::vector<call>& cal
   std::vector<result> res(calls.size());
   std::size_t next = 0;
   while (next < calls.size()) {
-    int p[2];
-    if (::pipe(p) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
-    std::fflush(nullptr);
-    pid_t pid = ::fork();
-    if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
-    if (pid == 0) {
-      ::close(p[0]);
-      child_serve(lib.path, calls, next, p[1]);
-    }
-    ::close(p[1]);
-    ++stats().children;
+    int fd = -1;
+    pid_t pid = fork_with_pipe(fd);
+    if (pid == 0) child_serve(lib.path, calls, next, fd);
     bool fatal = false;
     while (next < calls.size()) {
       auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(o.timeout_ms);
       wire_header h{};
-      rd r = read_all(p[0], &h, sizeof h, deadline);
+      rd r = read_all(fd, &h, sizeof h, deadline);
       std::vector<unsigned char> out;
       if (r == rd::ok && h.index == next && h.out_len == calls[next].out_bytes()) {
         out.resize(h.out_len);
-        r = read_all(p[0], out.data(), out.size(), deadline);
+        r = read_all(fd, out.data(), out.size(), deadline);
       } else if (r == rd::ok && h.out_len != 0) {
         r = rd::eof;  // protocol broken: treat as a crash
       }
@@ -422,7 +429,7 @@ std::vector<result> run_batch(const impl_info& lib, const std::vector<call>& cal
       if (R.st == status::ok) check_finite(calls[next], R);
       ++next;
     }
-    ::close(p[0]);
+    ::close(fd);
     if (pid > 0) {
       int ws = 0;
       ::waitpid(pid, &ws, 0);

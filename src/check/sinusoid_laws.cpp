@@ -44,6 +44,7 @@ std::string describe(const sin_case& c) {
          positions_text(c.pos, 1);
 }
 
+// Not trig_of_angle_error: it takes stored speeds as exact; a user's kernel rounds w too (eps_w).
 template <class T>
 hp entry_tol(const hp& m, const hp& w, double base) {
   const hp u = convert<hp>(unit_roundoff<T>());
@@ -72,13 +73,9 @@ law_result law_reference(const context& cx) {
     L.add(sin_call<T>(cs.back()));
   }
   L.run();
-  for (std::size_t i = 0; i < ks.size(); ++i) {
+  auto describe_case = [&](std::size_t i) { return describe(cs[i]); };
+  L.each_case(ks, 1, describe_case, [&](std::size_t i, const describer& desc) {
     const auto& c = cs[i];
-    auto desc = [&] { return describe(c); };
-    if (!L.calls_ok(ks[i], {i}, desc)) {
-      if (L.failed()) break;
-      continue;
-    }
     auto out = from_bytes<T>(L.results()[i].out, c.pos.size(), c.d);
     auto w = geometric_speeds<hp>(c.d, convert<hp>(c.base));
     bool ok = true;
@@ -97,9 +94,8 @@ law_result law_reference(const context& cx) {
                           ref::to_decimal(co, 20),
                       desc);
       }
-    if (!ok) break;
-    L.case_done();
-  }
+    return ok;
+  });
   return L.finish();
 }
 
@@ -122,13 +118,9 @@ law_result law_shift_map(const context& cx) {
     L.add(sin_call<T>(cs.back()));
   }
   L.run();
-  for (std::size_t i = 0; i < ks.size(); ++i) {
+  auto describe_case = [&](std::size_t i) { return describe(cs[i]); };
+  L.each_case(ks, 1, describe_case, [&](std::size_t i, const describer& desc) {
     const auto& c = cs[i];
-    auto desc = [&] { return describe(c); };
-    if (!L.calls_ok(ks[i], {i}, desc)) {
-      if (L.failed()) break;
-      continue;
-    }
     auto out = from_bytes<T>(L.results()[i].out, 2, c.d);
     auto w = geometric_speeds<hp>(c.d, convert<hp>(c.base));
     auto M = sinusoid_shift_map(w, c.pos[1] - c.pos[0]);
@@ -146,9 +138,8 @@ law_result law_shift_map(const context& cx) {
         if (!ok) break;
       }
     }
-    if (!ok) break;
-    L.case_done();
-  }
+    return ok;
+  });
   return L.finish();
 }
 

@@ -1,6 +1,7 @@
 // posverify: verify the chapter's claims and the laws of attention and
 // positional encodings; write the reports.
 #include "check/check.h"
+#include "cli/args.h"
 #include "claims/registry.h"
 #include "posverify/report.h"
 #include "posverify/scalar.h"
@@ -43,21 +44,8 @@ const char* usage_text =
     "exit codes: 0 every claim holds and every property passes; 1 something\n"
     "fails; 2 bad usage or input.\n";
 
-struct usage_error : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-std::uint64_t parse_u64(const std::string& flag, const std::string& v, std::uint64_t lo,
-                        std::uint64_t hi) {
-  if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos)
-    throw usage_error(flag + ": expected a whole number, got '" + v + "'");
-  errno = 0;
-  unsigned long long x = std::strtoull(v.c_str(), nullptr, 10);
-  if (errno == ERANGE || x < lo || x > hi)
-    throw usage_error(flag + ": " + v + " is out of range [" + std::to_string(lo) + ", " +
-                      std::to_string(hi) + "]");
-  return x;
-}
+using pv::cli::parse_u64;
+using pv::cli::usage_error;
 
 void print_property(const pv::property_result& r, std::ostream& os) {
   os << (r.verdict == "passed" ? "  ok    " : "  FAIL  ") << r.id << "  " << r.verdict << " ("
@@ -76,10 +64,7 @@ int cmd_verify(const std::vector<std::string>& args) {
   unsigned bits = pv::ref::default_precision_bits;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= args.size()) throw usage_error(a + " needs a value");
-      return args[++i];
-    };
+    auto value = [&] { return pv::cli::option_value(args, i); };
     if (a == "--out") out_dir = value();
     else if (a == "--cases") opt.cases = static_cast<int>(parse_u64(a, value(), 1, 1000000));
     else if (a == "--seed") opt.seed = parse_u64(a, value(), 0, UINT64_MAX);

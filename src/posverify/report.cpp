@@ -59,8 +59,7 @@ json to_json(const report& r) {
   return j;
 }
 
-namespace {
-std::string cell(std::string s) {
+std::string markdown_cell(const std::string& s) {
   std::string out;
   for (char c : s) {
     if (c == '|') out += "\\|";
@@ -69,6 +68,8 @@ std::string cell(std::string s) {
   }
   return out;
 }
+
+namespace {
 
 std::string value_text(const json& v) {
   switch (v.type()) {
@@ -137,7 +138,7 @@ std::string certificate_table(const json& cert) {
   for (const auto& kv : cert.items()) {
     const json& e = kv.second;
     if (e.type() != json::kind::object) {
-      s += "| `" + kv.first + "` | | | | " + cell(value_text(e)) + " |\n";
+      s += "| `" + kv.first + "` | | | | " + markdown_cell(value_text(e)) + " |\n";
       continue;
     }
     auto field = [&](const char* k) {
@@ -148,8 +149,9 @@ std::string certificate_table(const json& cert) {
     for (const auto& f : e.items())
       if (f.first != "printed" && f.first != "enclosure" && f.first != "verdict")
         rest += (rest.empty() ? "" : "; ") + f.first + ": " + value_text(f.second);
-    s += "| `" + kv.first + "` | " + cell(field("printed")) + " | " + cell(field("enclosure")) +
-         " | **" + cell(field("verdict")) + "** | " + cell(rest) + " |\n";
+    s += "| `" + kv.first + "` | " + markdown_cell(field("printed")) + " | " +
+         markdown_cell(field("enclosure")) + " | **" + markdown_cell(field("verdict")) + "** | " +
+         markdown_cell(rest) + " |\n";
   }
   return s;
 }
@@ -178,9 +180,10 @@ std::string to_markdown(const report& r) {
     std::string details;
     for (const auto& c : r.claims) {
       if (c.section != section) continue;
-      md += "| `" + c.id + "` | " + cell(c.checked) + " | " + cell(object_lines(c.values)) +
-            " | " + cell(object_lines(c.printed)) + " | **" + to_string(c.result) + "** | " +
-            cell(c.qualification ? *c.qualification : "—") + " |\n";
+      md += "| `" + c.id + "` | " + markdown_cell(c.checked) + " | " +
+            markdown_cell(object_lines(c.values)) + " | " + markdown_cell(object_lines(c.printed)) +
+            " | **" + to_string(c.result) + "** | " +
+            markdown_cell(c.qualification ? *c.qualification : "—") + " |\n";
       for (const auto& kv : c.extra.items()) {
         details += "#### `" + c.id + "` · " + kv.first + "\n\n";
         details += kv.first == "certificate" ? certificate_table(kv.second) : nested_list(kv.second, 0);
@@ -193,10 +196,10 @@ std::string to_markdown(const report& r) {
   md += "| id | law | tolerance | verdict | cases | seed | counterexample | replay |\n";
   md += "|---|---|---|---|---|---|---|---|\n";
   for (const auto& p : r.properties)
-    md += "| `" + p.id + "` | " + cell(p.law) + " | " + cell(p.tolerance) + " | **" + p.verdict +
-          "** | " + std::to_string(p.cases) + " | " + p.seed + " | " +
-          cell(p.counterexample ? *p.counterexample : "—") + " | " +
-          cell(p.replay ? "`" + *p.replay + "`" : "—") + " |\n";
+    md += "| `" + p.id + "` | " + markdown_cell(p.law) + " | " + markdown_cell(p.tolerance) +
+          " | **" + p.verdict + "** | " + std::to_string(p.cases) + " | " + p.seed + " | " +
+          markdown_cell(p.counterexample ? *p.counterexample : "—") + " | " +
+          markdown_cell(p.replay ? "`" + *p.replay + "`" : "—") + " |\n";
   return md;
 }
 

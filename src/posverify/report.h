@@ -47,6 +47,9 @@ struct report {
 };
 
 json to_json(const report& r);
+
+/// s as one cell of a markdown table: '|' escaped as "\\|", newlines as <br>.
+std::string markdown_cell(const std::string& s);
 std::string to_markdown(const report& r);
 
 /// Writes `content` to `path` atomically: a temporary file in the same

@@ -1,6 +1,7 @@
 #include "budgets.h"
 
 #include "bitwise_study.h"  // splitmix64
+#include "cli/args.h"
 #include "orders.h"         // ulp_distance
 #include "posverify/error_bounds.h"
 #include "posverify/report.h"  // write_file_atomic
@@ -324,37 +325,22 @@ std::string budgets_to_markdown(const std::vector<budget_row>& rows, std::uint64
   return s;
 }
 
-namespace {
-std::uint64_t parse_whole(const std::string& flag, const std::string& v, std::uint64_t lo,
-                          std::uint64_t hi) {
-  if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos)
-    throw std::invalid_argument(flag + ": expected a whole number, got '" + v + "'");
-  errno = 0;
-  const unsigned long long x = std::strtoull(v.c_str(), nullptr, 10);
-  if (errno == ERANGE || x < lo || x > hi)
-    throw std::invalid_argument(flag + ": " + v + " is out of range [" + std::to_string(lo) + ", " +
-                                std::to_string(hi) + "]");
-  return x;
-}
-}  // namespace
-
 int cmd_budgets(const std::vector<std::string>& args) {
   std::string out_dir = "reports";
   std::uint64_t seed = 1, cases = 1000;
   bool replay = false;
   std::uint64_t replay_case = 0;
+  // bad options are std::invalid_argument here: main prints them without the usage text
+  using bad_option = std::invalid_argument;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= args.size()) throw std::invalid_argument(a + " needs a value");
-      return args[++i];
-    };
+    auto value = [&] { return cli::option_value<bad_option>(args, i); };
     if (a == "--out") out_dir = value();
-    else if (a == "--seed") seed = parse_whole(a, value(), 0, UINT64_MAX);
-    else if (a == "--cases") cases = parse_whole(a, value(), 1, 1000000);
+    else if (a == "--seed") seed = cli::parse_u64<bad_option>(a, value(), 0, UINT64_MAX);
+    else if (a == "--cases") cases = cli::parse_u64<bad_option>(a, value(), 1, 1000000);
     else if (a == "--case") {
       replay = true;
-      replay_case = parse_whole(a, value(), 0, UINT64_MAX - 1);
+      replay_case = cli::parse_u64<bad_option>(a, value(), 0, UINT64_MAX - 1);
     }
     else throw std::invalid_argument("budgets: unknown option '" + a + "'");
   }
