@@ -3,6 +3,7 @@
 // baseline round trip names the regression, failures replay, and RoPE
 // mistakes are diagnosed.
 #include "posverify/json.h"
+#include "plugins.h"
 
 #include <gtest/gtest.h>
 
@@ -18,20 +19,7 @@
 
 namespace {
 
-std::map<std::string, std::string> plugin_map(const char* list) {
-  std::map<std::string, std::string> m;
-  std::string s = list;
-  std::size_t i = 0;
-  while (i < s.size()) {
-    std::size_t c = s.find(',', i);
-    if (c == std::string::npos) c = s.size();
-    std::string item = s.substr(i, c - i);
-    std::size_t eq = item.find('=');
-    m[item.substr(0, eq)] = item.substr(eq + 1);
-    i = c + 1;
-  }
-  return m;
-}
+using pv::check_test::plugin_map;
 
 std::string builtin(const std::string& n) { return plugin_map(POSVERIFY_BUILTIN_PLUGINS).at(n); }
 std::string mutant(const std::string& n) { return plugin_map(POSVERIFY_MUTANT_PLUGINS).at(n); }

@@ -1,6 +1,7 @@
 // The sandboxed runner: crashes, hangs, guard-byte overwrites, modified
 // inputs and NaN outputs become findings naming the call.
 #include "check/sandbox.h"
+#include "plugins.h"
 
 #include <gtest/gtest.h>
 
@@ -10,20 +11,7 @@
 
 namespace {
 
-std::map<std::string, std::string> plugin_map(const char* list) {
-  std::map<std::string, std::string> m;
-  std::string s = list;
-  std::size_t i = 0;
-  while (i < s.size()) {
-    std::size_t c = s.find(',', i);
-    if (c == std::string::npos) c = s.size();
-    std::string item = s.substr(i, c - i);
-    std::size_t eq = item.find('=');
-    m[item.substr(0, eq)] = item.substr(eq + 1);
-    i = c + 1;
-  }
-  return m;
-}
+using pv::check_test::plugin_map;
 
 pv::check::call attention_call(long nq, long nk, long d, long dv) {
   pv::check::call c;
