@@ -40,6 +40,8 @@ PV_CERTIFY("carousel.b");
 PV_CERTIFY("carousel.c");
 PV_CERTIFY("p5.no-encoding");
 PV_CERTIFY("p5.with-encoding");
+PV_CERTIFY("p6.sd-no-encoding");
+PV_CERTIFY("p6.flux-bag");
 
 PV_CLAIM_PROOF("p5.with-encoding", "symmetry broken in every order",
                [](const pv::claims::context&, pv::claim_result& r) {

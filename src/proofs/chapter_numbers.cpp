@@ -124,7 +124,8 @@ json p5_encoding_breaks_every_order() {
 
 std::vector<std::string> certified_claim_ids() {
   return {"rope.example-30deg", "additive.example", "sinusoid.wavelengths", "carousel.a",
-          "carousel.b",         "carousel.c",       "p5.no-encoding",       "p5.with-encoding"};
+          "carousel.b",         "carousel.c",       "p5.no-encoding",       "p5.with-encoding",
+          "p6.sd-no-encoding",  "p6.flux-bag"};
 }
 
 namespace {
@@ -247,7 +248,20 @@ std::vector<certificate> p5(bool with_encoding) {
     add("c_at_2" + sfx, "row 2 of attention of [a, b, c] + " + pe, abc[2], "1.502", "0.867");
     add("c_at_0" + sfx, "row 0 of attention of [c, a, b] + " + pe, cab[0], "1.134", "1.620");
   }
+  // The position vectors the chapter prints, p(m) = (sin m, cos m), m = 0, 1, 2.
+  const char* printed_pe[3][2] = {{"0", "1"}, {"0.841", "0.540"}, {"0.909", "-0.416"}};
+  for (long m = 0; m < 3; ++m)
+    add("pe_at_" + std::to_string(m), "(sin m, cos m) at m = " + std::to_string(m),
+        {sin(exact(m)), cos(exact(m))}, printed_pe[m][0], printed_pe[m][1]);
   return r;
+}
+
+std::vector<certificate> p6_tokens(const std::string& id) {
+  // 64 x 64 cells; for FLUX.1 a 1024 x 1024 picture, VAE factor 8, 2 x 2 patches.
+  if (id == "p6.sd-no-encoding")
+    return {certify_exact("tokens", "64 * 64 cells of the feature map", exact(64) * exact(64), 4096)};
+  const interval side = exact(1024) / exact(8) / exact(2);
+  return {certify_exact("tokens", "(1024 / 8 / 2)^2 patches", side * side, 4096)};
 }
 
 }  // namespace
@@ -259,6 +273,7 @@ std::vector<certificate> chapter_certificates(const std::string& id) {
   if (id.rfind("carousel.", 0) == 0) return carousel(id);
   if (id == "p5.no-encoding") return p5(false);
   if (id == "p5.with-encoding") return p5(true);
+  if (id == "p6.sd-no-encoding" || id == "p6.flux-bag") return p6_tokens(id);
   return {};
 }
 
