@@ -236,14 +236,26 @@ law_result law_reference(const context& cx) {
   return L.finish();
 }
 
+/// The two permutation laws share their cases and their bound: each case
+/// calls attention on the original and on the permuted inputs, and output row
+/// r of the second call is compared with row `source(r)` of the first, within
+/// 2 B. Permuting the queries moves the rows (source = perm); permuting keys
+/// and values together moves nothing (source = identity).
 template <class T>
-law_result law_permutation(const context& cx) {
-  law_run L(cx, "attention.permutation_equivariance", type_name<T>(), "",
-            "permuting the query rows permutes the output rows: A(Pq, k, v) = P A(q, k, v)",
-            "|A(Pq)_i - A(q)_perm(i)| <= 2 B, " + bound_rule());
+law_result law_permuted_pair(const context& cx, bool keys_and_values) {
+  law_run L(cx,
+            keys_and_values ? "attention.key_value_permutation"
+                            : "attention.permutation_equivariance",
+            type_name<T>(), "",
+            keys_and_values
+                ? "permuting keys and values together changes nothing: A(q, Pk, Pv) = A(q, k, v)"
+                : "permuting the query rows permutes the output rows: A(Pq, k, v) = P A(q, k, v)",
+            (keys_and_values ? "|A(q, Pk, Pv) - A(q, k, v)| <= 2 B, "
+                             : "|A(Pq)_i - A(q)_perm(i)| <= 2 B, ") +
+                bound_rule());
   if (!L.selected()) return L.finish();
   const auto ks = L.case_indices();
-  const auto cs = add_perm_cases<T>(L, ks, false);
+  const auto cs = add_perm_cases<T>(L, ks, keys_and_values);
   L.run();
   auto describe_case = [&](std::size_t i) { return describe(cs[i]); };
   L.each_case(ks, 2, describe_case, [&](std::size_t i, const describer& desc) {
@@ -253,41 +265,20 @@ law_result law_permutation(const context& cx) {
     auto o2 = out_of<T>(L, 2 * i + 1, c.q.rows, c.v.cols);
     auto B = apriori_bound(c.q, c.k, c.v);
     bool ok = true;
-    for (std::size_t r = 0; r < o1.rows && ok; ++r)
-      for (std::size_t col = 0; col < o1.cols && ok; ++col)
-        ok = L.within(ks[i], abs(convert<hp>(o2(r, col)) - convert<hp>(o1(p[r], col))),
-                      2 * B(p[r], col),
-                      entry(r, col) + " of A(Pq) (" + to_decimal(o2(r, col)) + ") vs entry (" +
-                          std::to_string(p[r]) + ", " + std::to_string(col) + ") of A(q) (" +
-                          to_decimal(o1(p[r], col)) + ")",
-                      desc);
-    return ok;
-  });
-  return L.finish();
-}
-
-template <class T>
-law_result law_kv_permutation(const context& cx) {
-  law_run L(cx, "attention.key_value_permutation", type_name<T>(), "",
-            "permuting keys and values together changes nothing: A(q, Pk, Pv) = A(q, k, v)",
-            "|A(q, Pk, Pv) - A(q, k, v)| <= 2 B, " + bound_rule());
-  if (!L.selected()) return L.finish();
-  const auto ks = L.case_indices();
-  const auto cs = add_perm_cases<T>(L, ks, true);
-  L.run();
-  auto describe_case = [&](std::size_t i) { return describe(cs[i]); };
-  L.each_case(ks, 2, describe_case, [&](std::size_t i, const describer& desc) {
-    const auto& c = cs[i].c;
-    auto o1 = out_of<T>(L, 2 * i, c.q.rows, c.v.cols);
-    auto o2 = out_of<T>(L, 2 * i + 1, c.q.rows, c.v.cols);
-    auto B = apriori_bound(c.q, c.k, c.v);
-    bool ok = true;
-    for (std::size_t r = 0; r < o1.rows && ok; ++r)
-      for (std::size_t col = 0; col < o1.cols && ok; ++col)
-        ok = L.within(ks[i], abs(convert<hp>(o2(r, col)) - convert<hp>(o1(r, col))), 2 * B(r, col),
-                      entry(r, col) + ": A(q, Pk, Pv) = " + to_decimal(o2(r, col)) +
-                          ", A(q, k, v) = " + to_decimal(o1(r, col)),
-                      desc);
+    for (std::size_t r = 0; r < o1.rows && ok; ++r) {
+      const std::size_t src = keys_and_values ? r : p[r];
+      for (std::size_t col = 0; col < o1.cols && ok; ++col) {
+        const std::string what =
+            keys_and_values
+                ? entry(r, col) + ": A(q, Pk, Pv) = " + to_decimal(o2(r, col)) +
+                      ", A(q, k, v) = " + to_decimal(o1(r, col))
+                : entry(r, col) + " of A(Pq) (" + to_decimal(o2(r, col)) + ") vs entry (" +
+                      std::to_string(src) + ", " + std::to_string(col) + ") of A(q) (" +
+                      to_decimal(o1(src, col)) + ")";
+        ok = L.within(ks[i], abs(convert<hp>(o2(r, col)) - convert<hp>(o1(src, col))),
+                      2 * B(src, col), what, desc);
+      }
+    }
     return ok;
   });
   return L.finish();
@@ -408,8 +399,8 @@ law_result law_score_shift(const context& cx) {
 template <class T>
 void all_for(const context& cx, std::vector<law_result>& out) {
   out.push_back(law_reference<T>(cx));
-  out.push_back(law_permutation<T>(cx));
-  out.push_back(law_kv_permutation<T>(cx));
+  out.push_back(law_permuted_pair<T>(cx, false));
+  out.push_back(law_permuted_pair<T>(cx, true));
   out.push_back(law_convex_hull<T>(cx));
   out.push_back(law_score_shift<T>(cx));
 }
