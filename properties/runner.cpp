@@ -1,9 +1,10 @@
 #include "runner.h"
 
+#include "reproduce.h"
+
 #include <rapidcheck/detail/Results.hpp>
 
 #include <cstdio>
-#include <iterator>
 #include <sstream>
 #include <stdexcept>
 
@@ -38,30 +39,6 @@ class quiet_listener : public rc::detail::TestListener {
   void onTestFinished(const rc::detail::TestMetadata&, const rc::detail::TestResult&) override {}
 };
 
-std::string to_hex(const std::vector<std::uint8_t>& bytes) {
-  static const char* digits = "0123456789abcdef";
-  std::string s;
-  for (auto b : bytes) {
-    s += digits[b >> 4];
-    s += digits[b & 15];
-  }
-  return s;
-}
-
-std::vector<std::uint8_t> from_hex(const std::string& s) {
-  if (s.size() % 2) throw std::invalid_argument("reproduce string has odd length");
-  std::vector<std::uint8_t> out;
-  for (std::size_t i = 0; i < s.size(); i += 2) {
-    auto nib = [&](char c) -> int {
-      if (c >= '0' && c <= '9') return c - '0';
-      if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-      throw std::invalid_argument(std::string("reproduce string has non-hex character '") + c + "'");
-    };
-    out.push_back(static_cast<std::uint8_t>(nib(s[i]) * 16 + nib(s[i + 1])));
-  }
-  return out;
-}
-
 }  // namespace
 
 // RC_FAIL would prefix this file's name and line to every message; the
@@ -89,12 +66,7 @@ property_result run_property(const property_def& p, const run_options& o) {
   // An explicit reproduce map: a leaked RC_PARAMS=reproduce=... cannot
   // replace the run with one old case.
   std::unordered_map<std::string, rc::detail::Reproduce> repro;
-  if (!o.reproduce.empty()) {
-    auto bytes = from_hex(o.reproduce);
-    rc::detail::Reproduce rep;
-    rc::detail::deserialize(bytes.begin(), bytes.end(), rep);
-    repro[p.id] = rep;
-  }
+  if (!o.reproduce.empty()) repro[p.id] = decode_reproduce(o.reproduce, params.maxSize);
   quiet_listener listener;
   auto result = rc::detail::checkProperty(p.make(), meta, params, listener, repro);
 
@@ -120,9 +92,7 @@ property_result run_property(const property_def& p, const run_options& o) {
     for (const auto& kv : f.counterExample) ce << kv.first << " = " << kv.second << "\n";
     ce << f.description;
     r.counterexample = ce.str();
-    std::vector<std::uint8_t> bytes;
-    rc::detail::serialize(f.reproduce, std::back_inserter(bytes));
-    r.replay = o.program + " replay " + p.id + " " + to_hex(bytes);
+    r.replay = o.program + " replay " + p.id + " " + encode_reproduce(f.reproduce);
     r.extra.set("rerun", json::string(o.program + " verify --property " + p.id + " --seed " +
                                       std::to_string(o.seed) + " --cases " + std::to_string(o.cases)));
   } else if (result.is<rc::detail::GaveUpResult>()) {

@@ -1,5 +1,6 @@
 #include "check/check.h"
 
+#include "check/baseline.h"
 #include "check/law.h"
 #include "check/sandbox.h"
 #include "cli/args.h"
@@ -32,7 +33,7 @@ const char* check_usage =
     "  --seed S             seed of the run (default 1)\n"
     "  --max-position P     largest position the model uses (default 8192)\n"
     "  --timeout-ms MS      time limit of one call (default 2000)\n"
-    "  --precision-bits B   reference precision (default 128)\n"
+    "  --precision-bits B   reference precision (default 128, range [64, 4096])\n"
     "  --baseline OLD.json  compare with an earlier report: exit 1 on a regression\n"
     "  --save-baseline F    write this run's report to F as a baseline\n"
     "  --rope-config SPEC   RoPE configuration to check, PAIRING:THETA:DIMS, e.g.\n"
@@ -49,11 +50,6 @@ const char* check_usage =
 using cli::parse_u64;
 using cli::usage_error;
 
-/// The text of a JSON number (the parser keeps whole numbers as integers).
-std::string number_text(const json& j) {
-  return j.type() == json::kind::integer ? std::to_string(j.as_integer()) : j.as_string();
-}
-
 std::string sanitize(const std::string& s) {
   std::string o;
   for (char c : s) o += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.') ? c : '_';
@@ -61,15 +57,7 @@ std::string sanitize(const std::string& s) {
   return o;
 }
 
-void ensure_dir(const std::string& dir) {
-  struct stat st{};
-  if (::stat(dir.c_str(), &st) != 0) {
-    if (::mkdir(dir.c_str(), 0755) != 0)
-      throw usage_error("--out: cannot create folder '" + dir + "': " + std::strerror(errno));
-  } else if (!S_ISDIR(st.st_mode)) {
-    throw usage_error("--out: '" + dir + "' exists and is not a folder");
-  }
-}
+void ensure_dir(const std::string& dir) { make_out_dir(dir, "--out"); }
 
 json law_json(const law_result& r, std::uint64_t seed) {
   json o = json::object();
@@ -245,65 +233,6 @@ std::string report_md(const context& cx, const run_output& o, const json& regres
   return md;
 }
 
-/// Regressions of `now` against the baseline report: laws that held and no
-/// longer do, and worst errors that grew beyond the margin.
-json compare(const json& base, const run_output& now, const std::string& path) {
-  json regs = json::array();
-  const json* laws = base.find("laws");
-  if (!laws) throw usage_error("--baseline: '" + path + "' has no field \"laws\" (not a posverify check report)");
-  std::map<std::string, const law_result*> cur;
-  for (const auto& r : now.laws) cur[r.id] = &r;
-  for (const auto& kv : laws->items()) {
-    const json& b = kv.second;
-    const json* id = b.find("id");
-    const json* v = b.find("verdict");
-    if (!id || !v) throw usage_error("--baseline: '" + path + "': a law record lacks \"id\" or \"verdict\"");
-    if (v->as_string() != "passed") continue;
-    auto it = cur.find(id->as_string());
-    if (it == cur.end() || it->second->verdict != "passed") {
-      std::string now_v = it == cur.end() ? "absent" : it->second->verdict;
-      regs.push(json::string("`" + id->as_string() + "` held in the baseline and now is " + now_v +
-                             (it != cur.end() && !it->second->finding.empty() ? ": " + it->second->finding : "")));
-      continue;
-    }
-    const json* w = b.find("worst");
-    if (!w || w->is_null() || !it->second->has_worst) continue;
-    // margin: an error figure -- the largest |difference| of the law, or the
-    // largest ratio of a difference to its tolerance -- regresses when it more
-    // than doubles and grows by more than 1 % of the tolerance
-    const law_result& L = *it->second;
-    const json* me = w->find("max_error");
-    const json* ra = w->find("ratio");
-    if (me) {
-      hp old_max = ref::parse(number_text(*me));
-      if (L.max_error > 2 * old_max && L.max_error - old_max > L.max_error_bound / 100)
-        regs.push(json::string("`" + id->as_string() + "`: largest error grew from " + ref::to_decimal(old_max, 6) +
-                               " to " + ref::to_decimal(L.max_error, 6) + " (tolerance there " +
-                               ref::to_decimal(L.max_error_bound, 6) +
-                               "; margin: more than 2x and by more than 1 % of the tolerance)"));
-    }
-    if (ra && L.worst_bound > 0) {
-      hp old_ratio = ref::parse(number_text(*ra)), new_ratio = L.worst_error / L.worst_bound;
-      if (new_ratio > 2 * old_ratio && new_ratio - old_ratio > hp(0.01))
-        regs.push(json::string("`" + id->as_string() + "`: worst error/tolerance ratio grew from " +
-                               ref::to_decimal(old_ratio, 4) + " to " + ref::to_decimal(new_ratio, 4) +
-                               " at " + L.worst_where + " (margin: more than 2x and by more than 0.01)"));
-    }
-  }
-  return regs;
-}
-
-std::string read_text(const std::string& path, const std::string& flag) {
-  FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) throw usage_error(flag + ": cannot read '" + path + "': " + std::strerror(errno));
-  std::string s;
-  char buf[65536];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) s.append(buf, n);
-  std::fclose(f);
-  return s;
-}
-
 void print_laws(const run_output& o) {
   for (const auto& r : o.laws) {
     const char* tag = r.verdict == "passed" ? "  ok    " : r.verdict == "failed" ? "  FAIL  " : "  --    ";
@@ -395,8 +324,7 @@ int run_mutation(context& cx, const std::vector<std::string>& libs, const std::s
   if (!diagnoses.empty())
     md += "\n## Diagnoses of the RoPE mutants (black-box probes, first failing configuration)\n\n" + diagnoses;
   ensure_dir(out_dir);
-  write_file_atomic(out_dir + "/mutation.json", j.dump());
-  write_file_atomic(out_dir + "/mutation.md", md);
+  write_files_atomic({{out_dir + "/mutation.json", j.dump()}, {out_dir + "/mutation.md", md}});
   std::cout << "mutation score: " << caught << " of " << libs.size() << " caught; wrote " << out_dir
             << "/mutation.md and " << out_dir << "/mutation.json\n";
   return caught == int(libs.size()) && !libs.empty() ? 0 : 1;
@@ -413,11 +341,11 @@ int run(const std::vector<std::string>& args) {
     auto value = [&] { return cli::option_value(args, i); };
     if (a == "--impl") impl = value();
     else if (a == "--out") out_dir = value();
-    else if (a == "--cases") cx.cases = int(parse_u64(a, value(), 1, 1000000)), cases_set = true;
-    else if (a == "--seed") cx.seed = parse_u64(a, value(), 0, UINT64_MAX), seed_set = true;
-    else if (a == "--max-position") cx.max_position = double(parse_u64(a, value(), 1, 1u << 24)), maxpos_set = true;
+    else if (a == "--cases") cx.cases = int(cases_option.parse(value())), cases_set = true;
+    else if (a == "--seed") cx.seed = seed_option.parse(value()), seed_set = true;
+    else if (a == "--max-position") cx.max_position = double(max_position_option.parse(value())), maxpos_set = true;
     else if (a == "--timeout-ms") cx.ro.timeout_ms = int(parse_u64(a, value(), 10, 3600000));
-    else if (a == "--precision-bits") bits = unsigned(parse_u64(a, value(), 64, 100000));
+    else if (a == "--precision-bits") bits = unsigned(cli::precision_bits_option.parse(value()));
     else if (a == "--baseline") baseline = value();
     else if (a == "--save-baseline") save_baseline = value();
     else if (a == "--law") cx.only_law = value();
@@ -440,23 +368,13 @@ int run(const std::vector<std::string>& args) {
     return run_mutation(cx, libs, out_dir);
   }
   if (impl.empty()) throw usage_error("check: --impl LIB.so is required");
-  json base;
-  if (!baseline.empty()) {
-    try {
-      base = json::parse(read_text(baseline, "--baseline"));
-    } catch (const usage_error&) {
-      throw;
-    } catch (const std::exception& e) {
-      throw usage_error("--baseline: '" + baseline + "' is not valid JSON: " + e.what());
-    }
+  struct baseline base;
+  if (!baseline.empty()) {  // checked in full before anything runs
+    base = load_baseline(baseline);
     // compare like with like: take the baseline's seed, cases and range unless given
-    if (const json* s = base.find("seed"); s && !seed_set) cx.seed = std::strtoull(s->as_string().c_str(), nullptr, 10);
-    if (const json* o = base.find("options")) {
-      if (const json* c = o->find("cases"); c && !cases_set) cx.cases = int(c->as_integer());
-      if (const json* m = o->find("max_position"); m && !maxpos_set) cx.max_position = std::strtod(number_text(*m).c_str(), nullptr);
-    }
-    if (cx.cases < 1 || !(cx.max_position >= 1))
-      throw usage_error("--baseline: '" + baseline + "': options.cases or options.max_position is invalid");
+    if (base.seed && !seed_set) cx.seed = *base.seed;
+    if (base.cases && !cases_set) cx.cases = int(*base.cases);
+    if (base.max_position && !maxpos_set) cx.max_position = double(*base.max_position);
   }
   ensure_dir(out_dir);
   try {
@@ -470,12 +388,13 @@ int run(const std::vector<std::string>& args) {
   auto o = run_all(cx);
   print_laws(o);
   json regs = json::array();
-  if (!baseline.empty()) regs = compare(base, o, baseline);
+  if (!baseline.empty()) regs = compare(base, o.laws);
   const std::string name = sanitize(cx.lib.name);
   json j = report_json(cx, o, regs);
-  write_file_atomic(out_dir + "/" + name + ".json", j.dump());
-  write_file_atomic(out_dir + "/" + name + ".md", report_md(cx, o, regs, baseline));
-  if (!save_baseline.empty()) write_file_atomic(save_baseline, j.dump());
+  std::vector<std::pair<std::string, std::string>> files = {
+      {out_dir + "/" + name + ".json", j.dump()}, {out_dir + "/" + name + ".md", report_md(cx, o, regs, baseline)}};
+  if (!save_baseline.empty()) files.emplace_back(save_baseline, j.dump());
+  write_files_atomic(files);
   bool ok = true, any = false;
   for (const auto& r : o.laws) {
     if (r.verdict == "failed") ok = false;

@@ -2,19 +2,18 @@
 // positional encodings; write the reports.
 #include "check/check.h"
 #include "cli/args.h"
+#include "cli/verify_args.h"
 #include "claims/registry.h"
 #include "posverify/report.h"
 #include "posverify/scalar.h"
 #include "proofs/budgets.h"
+#include "properties/reproduce.h"
 #include "properties/runner.h"
 
-#include <cerrno>
 #include <cstdlib>
-#include <cstring>
 #include <iostream>
 #include <stdexcept>
 #include <string>
-#include <sys/stat.h>
 #include <vector>
 
 namespace {
@@ -38,7 +37,7 @@ const char* usage_text =
     "  --seed S             seed of the run (default 1); the same seed gives the\n"
     "                       same claims.json byte for byte\n"
     "  --property ID        run one property only, print its result, write nothing\n"
-    "  --precision-bits B   reference precision in bits (default 256, min 64)\n"
+    "  --precision-bits B   reference precision in bits (default 256, range [64, 4096])\n"
     "  --help               this text\n"
     "\n"
     "exit codes: 0 every claim holds and every property passes; 1 something\n"
@@ -58,21 +57,11 @@ void print_property(const pv::property_result& r, std::ostream& os) {
 }
 
 int cmd_verify(const std::vector<std::string>& args) {
-  std::string out_dir = "reports";
-  pv::prop::run_options opt;
-  std::string only;
-  unsigned bits = pv::ref::default_precision_bits;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&] { return pv::cli::option_value(args, i); };
-    if (a == "--out") out_dir = value();
-    else if (a == "--cases") opt.cases = static_cast<int>(parse_u64(a, value(), 1, 1000000));
-    else if (a == "--seed") opt.seed = parse_u64(a, value(), 0, UINT64_MAX);
-    else if (a == "--property") only = value();
-    else if (a == "--precision-bits") bits = static_cast<unsigned>(parse_u64(a, value(), 64, 100000));
-    else throw usage_error("verify: unknown option '" + a + "'");
-  }
-  pv::ref::set_precision_bits(bits);
+  const auto va = pv::cli::parse_verify_args(args);
+  const std::string& out_dir = va.out_dir;
+  const pv::prop::run_options& opt = va.run;
+  const std::string& only = va.only;
+  pv::ref::set_precision_bits(va.precision_bits);
 
   if (!only.empty()) {
     const auto* p = pv::prop::find_property(only);
@@ -82,13 +71,7 @@ int cmd_verify(const std::vector<std::string>& args) {
     return r.verdict == "passed" ? 0 : 1;
   }
 
-  struct stat st{};
-  if (::stat(out_dir.c_str(), &st) != 0) {
-    if (::mkdir(out_dir.c_str(), 0755) != 0)
-      throw usage_error("--out: cannot create folder '" + out_dir + "': " + std::strerror(errno));
-  } else if (!S_ISDIR(st.st_mode)) {
-    throw usage_error("--out: '" + out_dir + "' exists and is not a folder");
-  }
+  pv::make_out_dir(out_dir, "--out");
 
   pv::report rep;
   rep.version = POSVERIFY_VERSION;
@@ -112,8 +95,8 @@ int cmd_verify(const std::vector<std::string>& args) {
     ok = ok && good;
     std::cout << (good ? "  ok    " : "  FAIL  ") << c.id << "  " << pv::to_string(c.result) << "\n";
   }
-  pv::write_file_atomic(out_dir + "/claims.json", pv::to_json(rep).dump());
-  pv::write_file_atomic(out_dir + "/claims.md", pv::to_markdown(rep));
+  pv::write_files_atomic(
+      {{out_dir + "/claims.json", pv::to_json(rep).dump()}, {out_dir + "/claims.md", pv::to_markdown(rep)}});
   std::cout << "wrote " << out_dir << "/claims.json and " << out_dir << "/claims.md\n";
   return ok ? 0 : 1;
 }
@@ -124,12 +107,12 @@ int cmd_replay(const std::vector<std::string>& args) {
   if (!p) throw usage_error("replay: no property named '" + args[0] + "'");
   pv::prop::run_options opt;
   opt.reproduce = args[1];
-  pv::property_result r;
-  try {
-    r = pv::prop::run_property(*p, opt);
+  try {  // checked before anything runs: an empty string would mean "no replay"
+    pv::prop::decode_reproduce(opt.reproduce, opt.max_size);
   } catch (const std::invalid_argument& e) {
     throw usage_error(std::string("replay: ") + e.what());
   }
+  const pv::property_result r = pv::prop::run_property(*p, opt);
   print_property(r, std::cout);
   return r.verdict == "passed" ? 0 : 1;
 }
@@ -164,6 +147,9 @@ int main(int argc, char** argv) {
     throw usage_error("unknown command '" + cmd + "'");
   } catch (const usage_error& e) {
     std::cerr << "posverify: " << e.what() << "\n\n" << usage_text;
+    return 2;
+  } catch (const std::bad_alloc&) {  // an input too large for memory is bad input
+    std::cerr << "posverify: out of memory while reading the input or options\n";
     return 2;
   } catch (const std::exception& e) {
     std::cerr << "posverify: " << e.what() << "\n";

@@ -1,6 +1,6 @@
 #include "json.h"
 
-#include <cctype>
+#include <charconv>  // std::from_chars
 #include <cstdio>
 #include <stdexcept>
 
@@ -100,94 +100,185 @@ std::string json::dump() const {
 }
 
 namespace {
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/// Length of the JSON number at t[p...] (0 if none), by the grammar of
+/// is_json_number; `integral` says whether it has neither fraction nor exponent.
+std::size_t number_length(const std::string& t, std::size_t p, bool& integral) {
+  const std::size_t s = p;
+  integral = true;
+  if (p < t.size() && t[p] == '-') ++p;
+  if (p >= t.size() || !is_digit(t[p])) return 0;
+  if (t[p] == '0') ++p;
+  else while (p < t.size() && is_digit(t[p])) ++p;
+  if (p < t.size() && t[p] == '.') {
+    integral = false;
+    if (++p >= t.size() || !is_digit(t[p])) return 0;
+    while (p < t.size() && is_digit(t[p])) ++p;
+  }
+  if (p < t.size() && (t[p] == 'e' || t[p] == 'E')) {
+    integral = false;
+    if (++p < t.size() && (t[p] == '+' || t[p] == '-')) ++p;
+    if (p >= t.size() || !is_digit(t[p])) return 0;
+    while (p < t.size() && is_digit(t[p])) ++p;
+  }
+  return p - s;
+}
+
+int hex_value(char c) {
+  if (is_digit(c)) return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+void append_utf8(std::string& s, unsigned v) {
+  if (v < 0x80) {
+    s += static_cast<char>(v);
+  } else if (v < 0x800) {
+    s += static_cast<char>(0xC0 | (v >> 6));
+    s += static_cast<char>(0x80 | (v & 0x3F));
+  } else if (v < 0x10000) {
+    s += static_cast<char>(0xE0 | (v >> 12));
+    s += static_cast<char>(0x80 | ((v >> 6) & 0x3F));
+    s += static_cast<char>(0x80 | (v & 0x3F));
+  } else {
+    s += static_cast<char>(0xF0 | (v >> 18));
+    s += static_cast<char>(0x80 | ((v >> 12) & 0x3F));
+    s += static_cast<char>(0x80 | ((v >> 6) & 0x3F));
+    s += static_cast<char>(0x80 | (v & 0x3F));
+  }
+}
+
+// Recursive descent; `depth` bounds the recursion
+// (a file of 100,000 '[' must be an error, not a stack overflow).
 struct parser {
   const std::string& t;
   std::size_t p = 0;
   [[noreturn]] void fail(const std::string& what) {
     throw std::runtime_error("JSON: " + what + " at offset " + std::to_string(p));
   }
-  void ws() { while (p < t.size() && std::isspace(static_cast<unsigned char>(t[p]))) ++p; }
+  void ws() {
+    while (p < t.size() && (t[p] == ' ' || t[p] == '\t' || t[p] == '\n' || t[p] == '\r')) ++p;
+  }
   bool eat(char c) { ws(); if (p < t.size() && t[p] == c) { ++p; return true; } return false; }
+  unsigned hex4() {
+    if (p + 4 > t.size()) fail("truncated \\u escape");
+    unsigned v = 0;
+    for (int i = 0; i < 4; ++i) {
+      int h = hex_value(t[p + i]);
+      if (h < 0) fail("bad \\u escape (expected 4 hex digits)");
+      v = v * 16 + static_cast<unsigned>(h);
+    }
+    p += 4;
+    return v;
+  }
   std::string str() {
     if (!eat('"')) fail("expected string");
     std::string s;
     while (p < t.size() && t[p] != '"') {
-      if (t[p] == '\\') {
-        if (++p >= t.size()) fail("bad escape");
-        char e = t[p++];
-        switch (e) {
-          case 'n': s += '\n'; break;
-          case 't': s += '\t'; break;
-          case 'r': s += '\r'; break;
-          case 'b': s += '\b'; break;
-          case 'f': s += '\f'; break;
-          case 'u': {
-            if (p + 4 > t.size()) fail("bad \\u escape");
-            unsigned v = std::stoul(t.substr(p, 4), nullptr, 16);
-            p += 4;
-            if (v < 0x80) s += static_cast<char>(v);
-            else if (v < 0x800) { s += static_cast<char>(0xC0 | (v >> 6)); s += static_cast<char>(0x80 | (v & 0x3F)); }
-            else { s += static_cast<char>(0xE0 | (v >> 12)); s += static_cast<char>(0x80 | ((v >> 6) & 0x3F)); s += static_cast<char>(0x80 | (v & 0x3F)); }
-            break;
+      const unsigned char c = static_cast<unsigned char>(t[p]);
+      if (c < 0x20) fail("control character in string");
+      if (c != '\\') { s += t[p++]; continue; }
+      if (++p >= t.size()) fail("unterminated string");
+      const char e = t[p++];
+      switch (e) {
+        case '"': s += '"'; break;
+        case '\\': s += '\\'; break;
+        case '/': s += '/'; break;
+        case 'n': s += '\n'; break;
+        case 't': s += '\t'; break;
+        case 'r': s += '\r'; break;
+        case 'b': s += '\b'; break;
+        case 'f': s += '\f'; break;
+        case 'u': {
+          unsigned v = hex4();
+          if (v >= 0xDC00 && v <= 0xDFFF) fail("lone low surrogate in \\u escape");
+          if (v >= 0xD800 && v <= 0xDBFF) {  // a surrogate pair: \uD8xx\uDCxx
+            if (t.compare(p, 2, "\\u") != 0) fail("lone high surrogate in \\u escape");
+            p += 2;
+            unsigned lo = hex4();
+            if (lo < 0xDC00 || lo > 0xDFFF) fail("bad surrogate pair in \\u escape");
+            v = 0x10000 + ((v - 0xD800) << 10) + (lo - 0xDC00);
           }
-          default: s += e;
+          append_utf8(s, v);
+          break;
         }
-      } else {
-        s += t[p++];
+        default: --p; fail(std::string("bad escape '\\") + e + "'");
       }
     }
     if (p >= t.size()) fail("unterminated string");
     ++p;
     return s;
   }
-  json value() {
+  json value(int depth) {
     ws();
     if (p >= t.size()) fail("unexpected end");
-    char c = t[p];
-    if (c == '{') {
+    const char c = t[p];
+    if (c == '{' || c == '[') {
+      if (depth >= json::max_depth)
+        fail("nesting deeper than " + std::to_string(json::max_depth) + " levels");
       ++p;
-      json o = json::object();
-      if (eat('}')) return o;
-      do {
-        ws();
-        std::string k = str();
-        if (!eat(':')) fail("expected ':'");
-        o.set(k, value());
-      } while (eat(','));
-      if (!eat('}')) fail("expected '}'");
-      return o;
-    }
-    if (c == '[') {
-      ++p;
+      if (c == '{') {
+        json o = json::object();
+        if (eat('}')) return o;
+        do {
+          ws();
+          std::string k = str();
+          if (!eat(':')) fail("expected ':'");
+          o.set(k, value(depth + 1));
+        } while (eat(','));
+        if (!eat('}')) fail("expected ',' or '}'");
+        return o;
+      }
       json a = json::array();
       if (eat(']')) return a;
-      do { a.push(value()); } while (eat(','));
-      if (!eat(']')) fail("expected ']'");
+      do { a.push(value(depth + 1)); } while (eat(','));
+      if (!eat(']')) fail("expected ',' or ']'");
       return a;
     }
     if (c == '"') return json::string(str());
     if (t.compare(p, 4, "true") == 0) { p += 4; return json::boolean(true); }
     if (t.compare(p, 5, "false") == 0) { p += 5; return json::boolean(false); }
     if (t.compare(p, 4, "null") == 0) { p += 4; return json(); }
-    std::size_t start = p;
-    if (t[p] == '-') ++p;
-    bool integral = true;
-    while (p < t.size() && (std::isdigit(static_cast<unsigned char>(t[p])) || t[p] == '.' ||
-                            t[p] == 'e' || t[p] == 'E' || t[p] == '+' || t[p] == '-')) {
-      if (!std::isdigit(static_cast<unsigned char>(t[p]))) integral = false;
-      ++p;
+    bool integral = false;
+    const std::size_t n = number_length(t, p, integral);
+    if (n == 0) {
+      if (c == '-' || is_digit(c)) fail("malformed number");
+      fail(c >= 0x20 && c < 0x7f ? std::string("unexpected character '") + c + "'"
+                                  : "unexpected byte " + std::to_string(static_cast<unsigned char>(c)));
     }
-    if (p == start) fail(std::string("unexpected character '") + c + "'");
-    std::string num = t.substr(start, p - start);
-    if (integral && num.size() < 19) return json::integer(std::stoll(num));
+    std::string num = t.substr(p, n);
+    p += n;
+    if (integral) {  // whole numbers that fit stay integers; larger ones keep their text
+      std::int64_t v = 0;
+      auto [end, ec] = std::from_chars(num.data(), num.data() + num.size(), v);
+      if (ec == std::errc() && end == num.data() + num.size()) return json::integer(v);
+    }
     return json::number(num);
   }
 };
 }  // namespace
 
+std::string number_text(const json& j) {
+  return j.type() == json::kind::integer ? std::to_string(j.as_integer()) : j.as_string();
+}
+
+bool is_json_number(const std::string& text) {
+  bool integral = false;
+  return !text.empty() && number_length(text, 0, integral) == text.size();
+}
+
+json json::number(std::string text) {
+  json j;
+  j.k_ = is_json_number(text) ? kind::number : kind::string;
+  j.s_ = std::move(text);
+  return j;
+}
+
 json json::parse(const std::string& text) {
   parser ps{text};
-  json v = ps.value();
+  json v = ps.value(0);
   ps.ws();
   if (ps.p != text.size()) ps.fail("trailing characters");
   return v;

@@ -18,8 +18,10 @@ class json {
   static json null() { return json(); }
   static json boolean(bool b) { json j; j.k_ = kind::boolean; j.b_ = b; return j; }
   static json integer(std::int64_t v) { json j; j.k_ = kind::integer; j.i_ = v; return j; }
-  /// A JSON number written verbatim (caller guarantees valid number syntax).
-  static json number(std::string text) { json j; j.k_ = kind::number; j.s_ = std::move(text); return j; }
+  /// A JSON number written verbatim. JSON has no infinities or NaN: text that
+  /// is not a JSON number ("inf", "nan", "1e") is kept as a string instead, so
+  /// that dump() always writes valid JSON and the value stays visible.
+  static json number(std::string text);
   static json string(std::string s) { json j; j.k_ = kind::string; j.s_ = std::move(s); return j; }
   static json array() { json j; j.k_ = kind::array; return j; }
   static json object() { json j; j.k_ = kind::object; return j; }
@@ -41,8 +43,10 @@ class json {
   /// Serialises with two-space indentation; arrays of scalars stay on one line.
   std::string dump() const;
 
-  /// Parses JSON text; throws std::runtime_error naming the offset on error.
+  /// Parses JSON text (RFC 8259, nesting at most max_depth deep); throws
+  /// std::runtime_error naming the problem and the offset on error.
   static json parse(const std::string& text);
+  static constexpr int max_depth = 256;
 
  private:
   void dump_to(std::string& out, int indent) const;
@@ -54,5 +58,11 @@ class json {
 };
 
 std::string json_escape(const std::string& s);
+
+/// The text of a number (whole numbers are parsed as integers), or of a string.
+std::string number_text(const json& j);
+
+/// Whether `text` is a number in JSON's grammar: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+bool is_json_number(const std::string& text);
 
 }  // namespace pv

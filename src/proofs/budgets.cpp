@@ -7,12 +7,9 @@
 #include "posverify/report.h"  // write_file_atomic
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <stdexcept>
-#include <sys/stat.h>
 
 namespace pv::proofs {
 
@@ -355,18 +352,11 @@ int cmd_budgets(const std::vector<std::string>& args) {
     }
     return ok ? 0 : 1;
   }
-  struct stat st{};
-  if (::stat(out_dir.c_str(), &st) != 0) {
-    if (::mkdir(out_dir.c_str(), 0755) != 0)
-      throw std::invalid_argument("--out: cannot create folder '" + out_dir + "': " + std::strerror(errno));
-  } else if (!S_ISDIR(st.st_mode)) {
-    throw std::invalid_argument("--out: '" + out_dir + "' exists and is not a folder");
-  }
+  make_out_dir(out_dir, "--out");
   const auto rows = run_budgets(seed, cases);
   const std::string json_text = budgets_to_json(rows, seed, cases).dump();
   const std::string md = budgets_to_markdown(rows, seed, cases);
-  write_file_atomic(out_dir + "/error_budgets.json", json_text);
-  write_file_atomic(out_dir + "/error_budgets.md", md);
+  write_files_atomic({{out_dir + "/error_budgets.json", json_text}, {out_dir + "/error_budgets.md", md}});
   bool ok = true;
   for (const auto& r : rows) {
     std::printf("  %s  %-55s %-28s max %.3g ulps, %.3g of bound\n", r.within_bound ? "ok  " : "FAIL",

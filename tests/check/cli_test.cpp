@@ -4,6 +4,7 @@
 // mistakes are diagnosed.
 #include "posverify/json.h"
 #include "plugins.h"
+#include "tests/run_posverify.h"
 
 #include <gtest/gtest.h>
 
@@ -24,28 +25,8 @@ using pv::check_test::plugin_map;
 std::string builtin(const std::string& n) { return plugin_map(POSVERIFY_BUILTIN_PLUGINS).at(n); }
 std::string mutant(const std::string& n) { return plugin_map(POSVERIFY_MUTANT_PLUGINS).at(n); }
 
-std::string bin() {
-  const char* b = std::getenv("POSVERIFY_BIN");
-  return b ? b : "posverify";
-}
-
-struct run_result {
-  int code = -1;
-  std::string out;  // stdout and stderr
-};
-
-run_result run(const std::string& args) {
-  run_result r;
-  std::string cmd = bin() + " " + args + " 2>&1";
-  FILE* p = ::popen(cmd.c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  int st = ::pclose(p);
-  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
-}
+using pv::test::run_result;
+run_result run(const std::string& args) { return pv::test::run_posverify(args); }
 
 std::string out_dir(const std::string& sub) {
   std::string base = POSVERIFY_TEST_OUT;

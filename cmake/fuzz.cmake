@@ -1,0 +1,54 @@
+# libFuzzer targets for the inputs posverify reads (fuzz/): the JSON reader and
+# the baseline validator, the replay decoder, --rope-config and the option
+# parser. A separate build, because libFuzzer needs clang:
+#   cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang \
+#         -DPOSVERIFY_FUZZ=ON -DPOSVERIFY_BUILD_TESTS=OFF
+#   cmake --build build-fuzz --target posverify_fuzzers && ctest --test-dir build-fuzz -L fuzz
+# Each target is a ctest test (label `fuzz`, only in that build) that fuzzes
+# for POSVERIFY_FUZZ_SECONDS from the committed seeds in fuzz/corpus/<name>.
+
+option(POSVERIFY_FUZZ "Build the libFuzzer targets (needs clang)" OFF)
+set(POSVERIFY_FUZZ_SECONDS 60 CACHE STRING "How long each fuzz test runs, in seconds")
+
+if(POSVERIFY_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    message(FATAL_ERROR "POSVERIFY_FUZZ=ON needs clang (libFuzzer): configure with -DCMAKE_CXX_COMPILER=clang++")
+  endif()
+  set(_fuzz_flags -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
+                  -fno-omit-frame-pointer -g)
+  # Only the sources that read input, instrumented for coverage.
+  add_library(posverify_fuzz_inputs STATIC
+    reference/mp.cpp
+    src/posverify/json.cpp
+    src/posverify/report.cpp
+    src/check/baseline.cpp
+    src/check/rope_config.cpp
+    properties/reproduce.cpp)
+  target_include_directories(posverify_fuzz_inputs PUBLIC
+    ${CMAKE_CURRENT_SOURCE_DIR} ${CMAKE_CURRENT_SOURCE_DIR}/src ${CMAKE_CURRENT_SOURCE_DIR}/include)
+  target_link_libraries(posverify_fuzz_inputs PUBLIC Boost::boost rapidcheck ${MPFI_LIB} ${MPFR_LIB} ${GMP_LIB})
+  target_compile_definitions(posverify_fuzz_inputs PUBLIC POSVERIFY_VERSION="${PROJECT_VERSION}")
+  target_compile_options(posverify_fuzz_inputs PUBLIC ${_fuzz_flags})
+  target_link_options(posverify_fuzz_inputs PUBLIC -fsanitize=address,undefined)
+
+  add_custom_target(posverify_fuzzers)
+  enable_testing()
+  foreach(name json replay rope_config cli)
+    add_executable(fuzz_${name} fuzz/${name}_fuzz.cpp)
+    target_link_libraries(fuzz_${name} PRIVATE posverify_fuzz_inputs)
+    target_compile_options(fuzz_${name} PRIVATE ${POSVERIFY_WARNINGS})
+    target_link_options(fuzz_${name} PRIVATE -fsanitize=fuzzer)
+    add_dependencies(posverify_fuzzers fuzz_${name})
+    # New inputs go to a corpus in the build folder; the committed seeds stay
+    # as they are. -timeout: one input taking 10 s is a hang, a finding.
+    set(_corpus ${CMAKE_CURRENT_BINARY_DIR}/fuzz-corpus/${name})
+    file(MAKE_DIRECTORY ${_corpus})
+    add_test(NAME fuzz_${name}
+             COMMAND fuzz_${name} -max_total_time=${POSVERIFY_FUZZ_SECONDS} -timeout=10
+                     -rss_limit_mb=2048 -print_final_stats=1
+                     -artifact_prefix=${CMAKE_CURRENT_BINARY_DIR}/fuzz-${name}-
+                     ${_corpus} ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/corpus/${name})
+    math(EXPR _limit "${POSVERIFY_FUZZ_SECONDS} + 120")
+    set_tests_properties(fuzz_${name} PROPERTIES LABELS fuzz TIMEOUT ${_limit})
+  endforeach()
+endif()

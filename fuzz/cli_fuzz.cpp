@@ -1,0 +1,43 @@
+// libFuzzer target: command-line option parsing (src/cli/args.h,
+// src/cli/verify_args.h). The input is a list of arguments separated by NUL
+// bytes. Invariants: only cli::usage_error, and accepted values lie in the
+// ranges the options state.
+#include "check/baseline.h"
+#include "cli/verify_args.h"
+
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+namespace {
+
+void check_range(const pv::cli::u64_option& o, const std::string& v) {
+  try {
+    const std::uint64_t x = o.parse(v);
+    if (x < o.lo || x > o.hi) std::abort();
+  } catch (const pv::cli::usage_error&) {
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  std::vector<std::string> args(1);
+  for (std::size_t i = 0; i < size; ++i) {
+    if (data[i] == 0) args.emplace_back();
+    else args.back() += static_cast<char>(data[i]);
+  }
+  try {
+    const auto v = pv::cli::parse_verify_args(args);
+    if (v.run.cases < 1 || v.run.cases > 1000000) std::abort();
+    if (v.precision_bits < pv::cli::precision_bits_option.lo || v.precision_bits > pv::cli::precision_bits_option.hi)
+      std::abort();
+  } catch (const pv::cli::usage_error&) {
+  }
+  for (const auto& a : args)
+    for (const auto* o : {&pv::cli::precision_bits_option, &pv::check::cases_option, &pv::check::seed_option,
+                          &pv::check::max_position_option})
+      check_range(*o, a);
+  return 0;
+}

@@ -1,0 +1,29 @@
+// libFuzzer target: `--rope-config PAIRING:THETA:DIMS` (src/check/rope_config.cpp).
+// Invariants: only std::invalid_argument; an accepted configuration has 1 to 4
+// even axes summing to head_dim <= 4096 and a finite theta > 1.
+#include "check/rope_model.h"
+
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string spec(reinterpret_cast<const char*>(data), size);
+  pv::check::rope_cfg r;
+  try {
+    r = pv::check::parse_rope_config(spec);
+  } catch (const std::invalid_argument&) {
+    return 0;
+  }
+  int sum = 0;
+  if (r.c.n_axes < 1 || r.c.n_axes > 4) std::abort();
+  for (int a = 0; a < r.c.n_axes; ++a) {
+    if (r.c.axes_dim[a] <= 0 || r.c.axes_dim[a] % 2) std::abort();
+    sum += r.c.axes_dim[a];
+  }
+  if (sum != r.c.head_dim || sum > 4096) std::abort();
+  if (!std::isfinite(r.c.theta) || !(r.c.theta > 1)) std::abort();
+  return 0;
+}

@@ -1,0 +1,36 @@
+// Runs the posverify binary of the build (POSVERIFY_BIN, set by ctest) with
+// arguments, for the end-to-end tests.
+#pragma once
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <sys/wait.h>
+
+namespace pv::test {
+
+struct run_result {
+  int code = -1;    ///< exit status; -1 when killed by a signal
+  std::string out;  ///< stdout and stderr
+};
+
+inline std::string posverify_bin() {
+  const char* b = std::getenv("POSVERIFY_BIN");
+  return b ? b : "posverify";
+}
+
+/// `posverify ARGS` through the shell (ARGS is quoted by the caller).
+inline run_result run_posverify(const std::string& args) {
+  run_result r;
+  const std::string cmd = posverify_bin() + " " + args + " 2>&1";
+  FILE* p = ::popen(cmd.c_str(), "r");
+  if (!p) return r;
+  char buf[4096];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+  const int st = ::pclose(p);
+  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+}  // namespace pv::test
