@@ -19,10 +19,11 @@ inline std::string posverify_bin() {
   return b ? b : "posverify";
 }
 
-/// `posverify ARGS` through the shell (ARGS is quoted by the caller).
-inline run_result run_posverify(const std::string& args) {
+/// `PREFIX posverify ARGS` through the shell (ARGS is quoted by the caller;
+/// PREFIX is shell code run first, e.g. "ulimit -v N; ").
+inline run_result run_posverify_in(const std::string& prefix, const std::string& args) {
   run_result r;
-  const std::string cmd = posverify_bin() + " " + args + " 2>&1";
+  const std::string cmd = prefix + posverify_bin() + " " + args + " 2>&1";
   FILE* p = ::popen(cmd.c_str(), "r");
   if (!p) return r;
   char buf[4096];
@@ -32,5 +33,8 @@ inline run_result run_posverify(const std::string& args) {
   r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
   return r;
 }
+
+/// `posverify ARGS` through the shell.
+inline run_result run_posverify(const std::string& args) { return run_posverify_in("", args); }
 
 }  // namespace pv::test

@@ -148,8 +148,8 @@ int main(int argc, char** argv) {
   } catch (const usage_error& e) {
     std::cerr << "posverify: " << e.what() << "\n\n" << usage_text;
     return 2;
-  } catch (const std::bad_alloc&) {  // an input too large for memory is bad input
-    std::cerr << "posverify: out of memory while reading the input or options\n";
+  } catch (const std::bad_alloc&) {  // inputs are bounded; what is left is an input too large
+    std::cerr << "posverify: out of memory (an input or option too large for this machine?)\n";
     return 2;
   } catch (const std::exception& e) {
     std::cerr << "posverify: " << e.what() << "\n";

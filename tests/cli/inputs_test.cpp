@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <fstream>
 #include <string>
 
 namespace {
@@ -41,6 +43,23 @@ TEST(OptionInput, PrecisionBitsAreBounded) {
   expect_usage_error("verify --cases 1e3", "--cases: expected a whole number, got '1e3'");
   expect_usage_error("check --impl x.so --max-position inf", "--max-position: expected a whole number, got 'inf'");
   expect_usage_error("budgets --seed -1", "--seed: expected a whole number, got '-1'");
+}
+
+TEST(OptionInput, OutOfMemoryWhileReadingIsExit2) {
+#ifdef __SANITIZE_ADDRESS__
+  GTEST_SKIP() << "ASan reserves more address space than the limit this test sets";
+#endif
+  // an 8 MB baseline of 4 million zeros needs ~700 MB as a JSON tree; 400 MB
+  // of address space makes the reader run out of memory
+  const std::string path = ::testing::TempDir() + "posverify-huge-baseline.json";
+  std::string text = "[0";
+  text.reserve(8000004);
+  for (int i = 0; i < 4000000; ++i) text += ",0";
+  std::ofstream(path) << text << "]";
+  const auto r = pv::test::run_posverify_in("ulimit -v 400000; ", "check --impl x.so --baseline " + path);
+  std::remove(path.c_str());
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("posverify: out of memory"), std::string::npos) << r.out;
 }
 
 TEST(OptionInput, HelpStatesThePrecisionRange) {
