@@ -1,0 +1,20 @@
+/* Hostile: forks a process that sleeps for a minute holding every
+ * descriptor, then crashes: the crash must be reported as a crash, at once,
+ * not as a hang when the time limit passes. */
+#include "hostile.h"
+
+#include <signal.h>
+
+static void fork_then_crash(void) {
+  pid_t p = fork();
+  if (p == 0) {
+    hostile_note_pid();
+    sleep(60);
+    _exit(0);
+  }
+  usleep(100000); /* let the sleeper write its pid */
+  raise(SIGSEGV);
+}
+
+HOSTILE_ATTENTION(fork_then_crash())
+HOSTILE_PLUGIN("hostile-grandchild-crash")
