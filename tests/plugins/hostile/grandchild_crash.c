@@ -6,13 +6,7 @@
 #include <signal.h>
 
 static void fork_then_crash(void) {
-  pid_t p = fork();
-  if (p == 0) {
-    hostile_note_pid();
-    sleep(60);
-    _exit(0);
-  }
-  usleep(100000); /* let the sleeper write its pid */
+  hostile_fork_sleeper();
   raise(SIGSEGV);
 }
 

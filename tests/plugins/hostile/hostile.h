@@ -25,6 +25,23 @@ static inline void hostile_note_pid(void) {
   fclose(o);
 }
 
+/* Forks a process that notes its pid and sleeps for a minute, holding every
+ * descriptor of the plugin's process; returns once the pid is noted. */
+static inline void hostile_fork_sleeper(void) {
+  int ready[2];
+  if (pipe(ready) != 0) return;
+  if (fork() == 0) {
+    hostile_note_pid();
+    (void)!write(ready[1], "", 1);
+    sleep(60);
+    _exit(0);
+  }
+  char c;
+  (void)!read(ready[0], &c, 1);
+  close(ready[0]);
+  close(ready[1]);
+}
+
 /* The correct float64 attention, after the hostile act of the plugin. */
 #define HOSTILE_ATTENTION(act)                                                                  \
   static int hostile_attention(pv_dtype t, const void *q, const void *k, const void *v,       \
