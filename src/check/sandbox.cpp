@@ -97,6 +97,10 @@ constexpr std::uint32_t kNoteEnomem = 0x454E4F4D;  // a record that only says "E
 /// The exit status of a child that could not write a result.
 constexpr int kExitChannelLost = 120;
 
+/// What the child writes to its stderr before call i, so that the parent
+/// can tell which call said what.
+std::string stderr_marker(std::size_t i) { return "\x1e" + std::to_string(i) + "\n"; }
+
 struct wire_header {
   std::uint32_t magic;
   std::uint32_t index;
@@ -252,6 +256,8 @@ const pv_impl* load_in_child(const std::string& path, std::string& err) {
     h.magic = kMagic;
     h.index = static_cast<std::uint32_t>(i);
     g_note.index = h.index;
+    const std::string mark = stderr_marker(i);
+    (void)!::write(2, mark.data(), mark.size());
     errno = 0;
     std::vector<unsigned char> out;
     if (!impl) {
@@ -405,11 +411,20 @@ struct child_proc {
     }
   }
 
-  /// The last lines of its stderr, bounded and made visible ("" if none).
-  std::string stderr_tail() {
+  /// The last lines of its stderr (of call `index` when given), bounded and
+  /// made visible ("" if none).
+  std::string stderr_tail(std::size_t index = std::string::npos) {
     drain_err();
     std::string t = tail;
     bool cut = tail_cut;
+    if (index != std::string::npos) {
+      const std::string m = stderr_marker(index);
+      if (auto p = t.find(m); p != std::string::npos) {
+        t.erase(0, p + m.size());
+        cut = false;
+      }
+      if (auto q = t.find('\x1e'); q != std::string::npos) t.erase(q);  // the next call's
+    }
     if (t.size() > kTailBytes) {
       t.erase(0, t.size() - kTailBytes);
       cut = true;
@@ -514,14 +529,15 @@ bool spawn(child_proc& c, const runner_options& o) {
   return false;
 }
 
-/// The words after a fatal end of a child: its stderr and, when an
-/// allocation failed just before, the memory limit.
-std::string aftermath(child_proc& c, const runner_options& o) {
+/// The words after a fatal end of a child during call `index` (npos:
+/// while loading): its stderr and, when an allocation failed just before,
+/// the memory limit.
+std::string aftermath(child_proc& c, const runner_options& o, std::size_t index = std::string::npos) {
   std::string s;
   if (c.enomem)
     s += "; an allocation had just failed (ENOMEM): the child hit the memory limit of " +
          size_text(o.memory_limit) + " (--memory-limit)";
-  std::string t = c.stderr_tail();
+  std::string t = c.stderr_tail(index);
   if (!t.empty()) s += "; " + t;
   return s;
 }
@@ -720,20 +736,20 @@ std::vector<result> run_batch(const impl_info& lib, const std::vector<call>& cal
       if (r == child_proc::rd::ok && !ok_frame) {
         c.finish();
         R.st = status::garbled;
-        R.detail = garbled_detail(h, next) + aftermath(c, o);
+        R.detail = garbled_detail(h, next) + aftermath(c, o, next);
         fatal = true;
         break;
       }
       if (r == child_proc::rd::timeout) {
         c.finish();
         R.st = status::hung;
-        R.detail = "did not return within " + std::to_string(o.timeout_ms) + " ms (killed)" + aftermath(c, o);
+        R.detail = "did not return within " + std::to_string(o.timeout_ms) + " ms (killed)" + aftermath(c, o, next);
         fatal = true;
         break;
       }
       if (r == child_proc::rd::dead) {
         R.st = status::crashed;
-        R.detail = describe_exit(c.ws) + " during the call" + aftermath(c, o);
+        R.detail = describe_exit(c.ws) + " during the call" + aftermath(c, o, next);
         fatal = true;
         break;
       }
@@ -741,6 +757,12 @@ std::vector<result> run_batch(const impl_info& lib, const std::vector<call>& cal
       R.rc = h.rc;
       R.detail = std::string(h.detail, strnlen(h.detail, sizeof h.detail));
       R.out = std::move(out);
+      // the stderr of this call: in the finding when the call failed
+      if (R.st != status::ok && R.st != status::unsupported) {
+        std::string t = c.stderr_tail(next);
+        if (!t.empty()) R.detail += "; " + t;
+      }
+      if (auto p = c.tail.find(stderr_marker(next + 1)); p != std::string::npos) c.tail.erase(0, p);
       if (R.st == status::ok) check_finite(calls[next], R);
       ++next;
     }

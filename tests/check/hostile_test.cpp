@@ -266,6 +266,13 @@ TEST(CheckHostile, AbortMessageReachesTheFindingEscapedAndBounded) {
   EXPECT_HAS(j.dump(), "unsupported K-type");
 }
 
+TEST(CheckHostile, StderrOfAFailedCallReachesItsFinding) {
+  auto o = run_on("error_message", 3);
+  ASSERT_TRUE(o.returned) << o.out;
+  EXPECT_EQ(o.code, 1) << o.out;
+  EXPECT_HAS(o.out, "returned error code 2; its stderr ended with: \"kernel: K-type q8_0 is not supported\"");
+}
+
 // --- item 6: silent passes ----------------------------------------------------
 
 TEST(CheckHostile, UnknownLawIsAUsageErrorListingTheLaws) {
