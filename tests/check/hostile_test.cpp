@@ -227,7 +227,7 @@ TEST(CheckHostile, MemoryLimitHitIsAFindingThatSaysSo) {
   auto o = run_on("hog", 5, {"--memory-limit", "256M"});
   ASSERT_TRUE(o.returned) << o.out;
   EXPECT_EQ(o.code, 1) << o.out;
-  EXPECT_HAS(o.out, "crashed: killed by signal 11");
+  EXPECT_HAS(o.out, "crashed: killed by signal");  // 11 from the write to NULL (an allocator may abort: 6)
   EXPECT_HAS(o.out, "the child hit the memory limit of 256 MiB (--memory-limit)");
 }
 
