@@ -5,6 +5,7 @@
 #include "check/sandbox.h"
 #include "cli/args.h"
 #include "posverify/report.h"
+#include "posverify/text.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -33,6 +34,12 @@ const char* check_usage =
     "  --seed S             seed of the run (default 1)\n"
     "  --max-position P     largest position the model uses (default 8192)\n"
     "  --timeout-ms MS      time limit of one call (default 2000)\n"
+    "  --memory-limit SIZE  how much memory the library's process may allocate,\n"
+    "                       e.g. 4G, 512M (a bare number is MiB; default 4G; 0: no\n"
+    "                       limit; see docs/reliability.md for GPU libraries)\n"
+    "  --min-cases N        a law with fewer evaluated cases than N (the library\n"
+    "                       declined the rest) is insufficient, exit 1 (default: a\n"
+    "                       quarter of --cases)\n"
     "  --precision-bits B   reference precision (default 128, range [64, 4096])\n"
     "  --baseline OLD.json  compare with an earlier report: exit 1 on a regression\n"
     "  --save-baseline F    write this run's report to F as a baseline\n"
@@ -44,11 +51,29 @@ const char* check_usage =
     "  --mutation           every LIB given is a deliberately wrong plugin; write\n"
     "                       mutation.md/.json; exit 1 if one survives every law\n"
     "\n"
-    "exit codes: 0 every law holds; 1 a law fails or regressed; 2 bad usage or a\n"
-    "library that cannot be loaded (wrong ABI version, missing symbol, ...).\n";
+    "exit codes: 0 every law holds; 1 a law fails, is insufficient or regressed; 2\n"
+    "bad usage, an unknown --law, or a library that cannot be loaded (wrong ABI\n"
+    "version, missing symbol, ...).\n";
 
 using cli::parse_u64;
 using cli::usage_error;
+
+/// A size in bytes: a whole number with an optional binary suffix K, M, G or
+/// T (a bare number is MiB).
+std::uint64_t parse_size(const std::string& flag, const std::string& v) {
+  std::string digits = v;
+  std::uint64_t unit = 1ull << 20;
+  if (!v.empty()) {
+    const char u = char(std::toupper(static_cast<unsigned char>(v.back())));
+    const std::string units = "KMGT";
+    if (units.find(u) != std::string::npos) {
+      unit = 1ull << (10 * (units.find(u) + 1));
+      digits.pop_back();
+    }
+  }
+  const std::uint64_t n = parse_u64(flag, digits, 0, (1ull << 50) / unit);
+  return n * unit;
+}
 
 std::string sanitize(const std::string& s) {
   std::string o;
@@ -69,7 +94,7 @@ json law_json(const law_result& r, std::uint64_t seed) {
   o.set("seed", json::string(std::to_string(seed)));
   o.set("counterexample", r.verdict == "failed" ? json::string(r.counterexample) : json());
   o.set("replay", r.verdict == "failed" ? json::string(r.replay) : json());
-  o.set("finding", r.verdict == "failed" ? json::string(r.finding) : json());
+  o.set("finding", r.finding.empty() ? json() : json::string(r.finding));
   o.set("base_id", json::string(r.base_id));
   o.set("dtype", json::string(r.dtype));
   o.set("config", r.config.empty() ? json() : json::string(r.config));
@@ -97,6 +122,7 @@ struct run_output {
   std::vector<law_result> laws;
   json sweep = json::array(), diagnosis = json::array();
   double seconds = 0;
+  std::vector<std::string> all_laws;  ///< base ids of every law of the library
 };
 
 run_output run_all(context& cx) {
@@ -110,6 +136,9 @@ run_output run_all(context& cx) {
   if (cx.lib.has_sinusoid)
     for (auto& r : sinusoid_laws(cx)) o.laws.push_back(std::move(r));
   o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  for (const auto& r : o.laws)
+    if (std::find(o.all_laws.begin(), o.all_laws.end(), r.base_id) == o.all_laws.end())
+      o.all_laws.push_back(r.base_id);
   if (!cx.only_law.empty()) {  // leave out the laws that were not asked for
     std::vector<law_result> kept;
     for (auto& r : o.laws)
@@ -120,6 +149,12 @@ run_output run_all(context& cx) {
 }
 
 std::string short_num(const hp& x) { return ref::to_decimal(x, 3); }
+
+/// "25" or "12 (88 declined)": the evaluated cases and those the library
+/// declined (returned 1).
+std::string cases_text(const law_result& r) {
+  return std::to_string(r.cases) + (r.unsupported ? " (" + std::to_string(r.unsupported) + " declined)" : "");
+}
 
 json report_json(const context& cx, const run_output& o, const json& regressions) {
   json j = json::object();
@@ -139,6 +174,8 @@ json report_json(const context& cx, const run_output& o, const json& regressions
   opt.set("cases", json::integer(cx.cases));
   opt.set("max_position", json::number(to_decimal(cx.max_position)));
   opt.set("timeout_ms", json::integer(cx.ro.timeout_ms));
+  opt.set("memory_limit_bytes", json::integer(static_cast<long>(cx.ro.memory_limit)));
+  opt.set("min_cases", json::integer(cx.min_cases));
   j.set("options", opt);
   std::map<std::string, int> count;
   for (const auto& r : o.laws) count[r.verdict]++;
@@ -156,13 +193,16 @@ json report_json(const context& cx, const run_output& o, const json& regressions
 
 std::string report_md(const context& cx, const run_output& o, const json& regressions,
                       const std::string& baseline) {
-  std::string md = "# posverify check: " + o.lib.name + "\n\n";
-  md += "Generated by `posverify check` (version " + std::string(POSVERIFY_VERSION) + ") on `" +
-        o.lib.given + "`: reference precision " + std::to_string(ref::precision_bits()) +
+  std::string md = "# posverify check: " + text::markdown_inline(o.lib.name) + "\n\n";
+  md += "Generated by `posverify check` (version " + std::string(POSVERIFY_VERSION) + ") on " +
+        text::markdown_code(o.lib.given) + ": reference precision " + std::to_string(ref::precision_bits()) +
         " bits (MPFR), seed " + std::to_string(cx.seed) + ", " + std::to_string(cx.cases) +
         " cases per law, positions up to " + to_decimal(cx.max_position) +
         ". The library ran in a child process (per-call limit " + std::to_string(cx.ro.timeout_ms) +
-        " ms, guard bytes around every buffer). Verdicts are computed; do not edit by hand.\n\n";
+        " ms, memory limit " +
+        (cx.ro.memory_limit ? size_text(cx.ro.memory_limit) : std::string("none")) +
+        ", guard bytes around every buffer; a law needs " + std::to_string(cx.min_cases) +
+        " evaluated cases). Verdicts are computed; do not edit by hand.\n\n";
   md += "Provides: attention " + std::string(o.lib.has_attention ? "yes" : "no (laws not run)") +
         " · rope " + (o.lib.has_rope ? "yes" : "no (laws not run)") + " · sinusoid " +
         (o.lib.has_sinusoid ? "yes" : "no (laws not run)") + "\n\n";
@@ -173,9 +213,9 @@ std::string report_md(const context& cx, const run_output& o, const json& regres
   md += "\n\n| law | verdict | cases | worst error / tolerance | where | finding |\n|---|---|---|---|---|---|\n";
   for (const auto& r : o.laws) {
     std::string w = r.has_worst ? short_num(r.worst_error) + " / " + short_num(r.worst_bound) : "—";
-    md += "| `" + r.id + "` | **" + r.verdict + "** | " + std::to_string(r.cases) + " | " + w + " | " +
+    md += "| `" + r.id + "` | **" + r.verdict + "** | " + cases_text(r) + " | " + w + " | " +
           markdown_cell(r.has_worst && r.verdict != "failed" ? r.worst_where : "—") + " | " +
-          markdown_cell(r.verdict == "failed" ? r.finding : "—") + " |\n";
+          markdown_cell(r.finding.empty() ? "—" : r.finding) + " |\n";
   }
   if (!baseline.empty()) {
     md += "\n## Regressions against " + baseline + "\n\n";
@@ -235,12 +275,15 @@ std::string report_md(const context& cx, const run_output& o, const json& regres
 
 void print_laws(const run_output& o) {
   for (const auto& r : o.laws) {
-    const char* tag = r.verdict == "passed" ? "  ok    " : r.verdict == "failed" ? "  FAIL  " : "  --    ";
-    std::cout << tag << r.id << "  (" << r.verdict << ", " << r.cases << " cases)\n";
+    const char* tag = r.verdict == "passed"                                  ? "  ok    "
+                      : r.verdict == "failed" || r.verdict == "insufficient" ? "  FAIL  "
+                                                                             : "  --    ";
+    std::cout << tag << r.id << "  (" << r.verdict << ", " << r.cases << " cases"
+              << (r.unsupported ? ", " + std::to_string(r.unsupported) + " declined" : std::string()) << ")\n";
+    if (!r.finding.empty()) std::cout << "        " << text::visible(r.finding) << "\n";
     if (r.verdict == "failed") {
-      std::cout << "        " << r.finding << "\n";
       if (const json* dg = r.extra.find("diagnosis")) std::cout << "        diagnosis: " << dg->as_string() << "\n";
-      std::cout << "        replay: " << r.replay << "\n";
+      std::cout << "        replay: " << text::visible(r.replay) << "\n";
     }
   }
 }
@@ -259,14 +302,14 @@ int run_mutation(context& cx, const std::vector<std::string>& libs, const std::s
     std::string name = lib.substr(lib.find_last_of('/') + 1);
     row.set("library", json::string(lib));
     try {
-      cx.lib = probe_library(lib, cx.ro.timeout_ms);
+      cx.lib = probe_library(lib, cx.ro);
       name = cx.lib.name;
     } catch (const load_error& e) {
       row.set("mutant", json::string(name));
       row.set("caught", json::boolean(false));
       row.set("error", json::string(e.what()));
       rows.push(row);
-      md += "| `" + name + "` | **not loaded** | — | " + markdown_cell(e.what()) + " | — | — |\n";
+      md += "| " + text::markdown_code(name) + " | **not loaded** | — | " + markdown_cell(e.what()) + " | — | — |\n";
       std::cout << "  ??    " << name << ": " << e.what() << "\n";
       continue;
     }
@@ -302,13 +345,14 @@ int run_mutation(context& cx, const std::vector<std::string>& libs, const std::s
     row.set("seconds", json::number(secs));
     rows.push(row);
     if (first) ++caught;
-    md += "| `" + name + "` | " + (first ? "`" + first->id + "`" : std::string("**survived**")) + " | " +
+    md += "| " + text::markdown_code(name) + " | " + (first ? "`" + first->id + "`" : std::string("**survived**")) + " | " +
           (first ? std::to_string(first->cases) : "—") + " | " + markdown_cell(first ? first->finding : "—") + " | " +
           std::to_string(nfail) + " of " + std::to_string(o.laws.size()) + " | " + (also.empty() ? "—" : also) + " |\n";
     if (first)
-      if (const json* dg = first->extra.find("diagnosis")) diagnoses += "- `" + name + "`: " + dg->as_string() + "\n";
+      if (const json* dg = first->extra.find("diagnosis"))
+        diagnoses += "- " + text::markdown_code(name) + ": " + dg->as_string() + "\n";
     std::cout << (first ? "  caught   " : "  SURVIVED ") << name;
-    if (first) std::cout << "  by " << first->id << " after " << first->cases << " cases: " << first->finding;
+    if (first) std::cout << "  by " << first->id << " after " << first->cases << " cases: " << text::visible(first->finding);
     std::cout << "\n";
   }
   json j = json::object();
@@ -332,6 +376,8 @@ int run_mutation(context& cx, const std::vector<std::string>& libs, const std::s
 
 int run(const std::vector<std::string>& args) {
   context cx;
+  install_signal_handlers();  // SIGINT/SIGTERM: kill the plugin's process group first
+  int min_cases = -1;
   std::string impl, out_dir = "reports", baseline, save_baseline;
   bool mutation = false, seed_set = false, cases_set = false, maxpos_set = false;
   unsigned bits = 128;
@@ -345,6 +391,8 @@ int run(const std::vector<std::string>& args) {
     else if (a == "--seed") cx.seed = seed_option.parse(value()), seed_set = true;
     else if (a == "--max-position") cx.max_position = double(max_position_option.parse(value())), maxpos_set = true;
     else if (a == "--timeout-ms") cx.ro.timeout_ms = int(parse_u64(a, value(), 10, 3600000));
+    else if (a == "--memory-limit") cx.ro.memory_limit = parse_size(a, value());
+    else if (a == "--min-cases") min_cases = int(parse_u64(a, value(), 1, 1000000));
     else if (a == "--precision-bits") bits = unsigned(cli::precision_bits_option.parse(value()));
     else if (a == "--baseline") baseline = value();
     else if (a == "--save-baseline") save_baseline = value();
@@ -362,6 +410,7 @@ int run(const std::vector<std::string>& args) {
     else throw usage_error("check: unknown option '" + a + "'");
   }
   ref::set_precision_bits(bits);
+  cx.min_cases = min_cases >= 0 ? min_cases : std::max(1, cx.cases / 4);
   if (mutation) {
     if (!impl.empty()) libs.insert(libs.begin(), impl);
     if (libs.empty()) throw usage_error("--mutation needs at least one library");
@@ -375,17 +424,25 @@ int run(const std::vector<std::string>& args) {
     if (base.seed && !seed_set) cx.seed = *base.seed;
     if (base.cases && !cases_set) cx.cases = int(*base.cases);
     if (base.max_position && !maxpos_set) cx.max_position = double(*base.max_position);
+    if (min_cases < 0) cx.min_cases = std::max(1, cx.cases / 4);
   }
   ensure_dir(out_dir);
   try {
-    cx.lib = probe_library(impl, cx.ro.timeout_ms);
+    cx.lib = probe_library(impl, cx.ro);
   } catch (const load_error& e) {
     std::cerr << "posverify: " << e.what() << "\n";
     return 2;
   }
-  std::cout << "checking " << cx.lib.name << " (" << impl << "), seed " << cx.seed << ", " << cx.cases
+  std::cout << "checking " << cx.lib.name << " (" << text::visible(impl) << "), seed " << cx.seed << ", " << cx.cases
             << " cases per law, positions up to " << to_decimal(cx.max_position) << "\n";
   auto o = run_all(cx);
+  if (!cx.only_law.empty() && o.laws.empty()) {
+    std::string known;
+    for (const auto& id : o.all_laws) known += "\n  " + id;
+    throw usage_error("--law: no law of " + cx.lib.name + " has an id starting with '" + text::visible(cx.only_law) +
+                      "' (ids are LAW[dtype] or LAW[config/dtype]; --law takes a prefix). Its laws:" +
+                      (known.empty() ? std::string(" none") : known));
+  }
   print_laws(o);
   json regs = json::array();
   if (!baseline.empty()) regs = compare(base, o.laws);
@@ -397,8 +454,8 @@ int run(const std::vector<std::string>& args) {
   write_files_atomic(files);
   bool ok = true, any = false;
   for (const auto& r : o.laws) {
-    if (r.verdict == "failed") ok = false;
-    if (r.verdict == "passed" || r.verdict == "failed") any = true;
+    if (r.verdict == "failed" || r.verdict == "insufficient") ok = false;
+    if (r.verdict == "passed" || r.verdict == "failed" || r.verdict == "insufficient") any = true;
   }
   for (const auto& kv : o.sweep.items()) {
     const json& sw = kv.second;

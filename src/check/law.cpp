@@ -1,5 +1,9 @@
 #include "check/law.h"
 
+#include "posverify/text.h"
+
+#include <algorithm>
+
 namespace pv::check {
 
 law_run::law_run(const context& cx, std::string base_id, std::string dtype, std::string config,
@@ -32,7 +36,7 @@ void law_run::run() {
 }
 
 std::string law_run::replay_of(int k) const {
-  return cx_.program + " check --impl " + cx_.lib.given + " --seed " + std::to_string(cx_.seed) +
+  return cx_.program + " check --impl " + text::shell_quote(cx_.lib.given) + " --seed " + std::to_string(cx_.seed) +
          " --max-position " + to_decimal(cx_.max_position) + rope_flags() + " --law '" + r_.id +
          "' --case " + std::to_string(k);
 }
@@ -114,7 +118,13 @@ bool law_run::within(int k, const hp& error, const hp& bound, const std::string&
 }
 
 law_result law_run::finish() {
-  if (r_.verdict != "failed") {
+  const int wanted = std::min(cx_.min_cases, int(case_indices().size()));
+  if (r_.verdict != "failed" && r_.cases > 0 && r_.cases < wanted) {
+    r_.verdict = "insufficient";
+    r_.finding = "only " + std::to_string(r_.cases) + " of " + std::to_string(case_indices().size()) +
+                 " cases evaluated: the library declined " + std::to_string(r_.unsupported) +
+                 " (returned 1); --min-cases asks for " + std::to_string(wanted);
+  } else if (r_.verdict != "failed") {
     if (r_.cases > 0) r_.verdict = "passed";
     else if (r_.unsupported > 0) r_.verdict = "unsupported";
     else r_.verdict = "not-run";

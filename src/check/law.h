@@ -30,6 +30,7 @@ struct context {
   double max_position = 8192;
   std::string only_law;  ///< run laws whose id starts with this (empty: all)
   int only_case = -1;    ///< replay one case
+  int min_cases = 1;     ///< fewer evaluated cases (the rest declined): insufficient
   std::string program = "posverify";
   std::vector<rope_cfg> rope_configs;  ///< empty: the default set (rope_model.h)
 };
@@ -42,10 +43,10 @@ struct law_result {
   std::string tolerance;  ///< the rule and where it comes from
   std::string dtype;      ///< float32 | float64
   std::string config;     ///< RoPE configuration or ""
-  std::string verdict = "not-run";  ///< passed | failed | unsupported | not-run
+  std::string verdict = "not-run";  ///< passed | failed | insufficient | unsupported | not-run
   int cases = 0;          ///< cases evaluated (passed cases + the failing one)
   int unsupported = 0;    ///< cases the library declined (returned 1)
-  std::string finding;    ///< when failed: what went wrong, naming the case
+  std::string finding;    ///< when failed or insufficient: what went wrong
   std::string counterexample;  ///< lossless inputs of the failing case
   std::string replay;
   bool has_worst = false;

@@ -1,15 +1,23 @@
 // Runs an implementation (a plugin exporting posverify_impl(), see
 // include/posverify/impl.h) in a child process, so that whatever the library
-// does -- crash, hang, write past a buffer, write into an input -- becomes a
-// finding about the library and never a crash of posverify.
+// does -- crash, hang, write past a buffer, write into an input, fork, write
+// to stray file descriptors, spam stderr, allocate without bound -- becomes a
+// finding about the library and never a crash or a hang of posverify.
 //
 // One child serves a batch of calls: it is forked after the batch is built
 // (so it inherits the inputs without copying them through a pipe), dlopens
 // the library, runs the calls in order and sends each result back over a
-// pipe. The parent waits at most `timeout_ms` for each result, kills the
-// child on a hang, and turns a signal or an early exit into a finding naming
-// the call. Every buffer handed to the library sits between guard bytes; the
-// output is pre-filled with NaN bytes so that an entry never written shows up.
+// pipe. The child starts with a clean file table: stdin and stdout on
+// /dev/null, stderr on a pipe posverify drains (its last lines go into the
+// finding), the results on a dedicated descriptor (kResultFd), every other
+// descriptor closed. It leads its own process group, dies with posverify
+// (PR_SET_PDEATHSIG) and has a data-size limit (RLIMIT_DATA). The parent
+// waits at most `timeout_ms` for each result, watches the child with waitid
+// (so a grandchild holding the pipe cannot hide a crash), checks the framing
+// of every result, and kills the whole group when the batch ends, on a hang,
+// on a garbled result, and on SIGINT/SIGTERM (install_signal_handlers). Every
+// buffer handed to the library sits between guard bytes; the output is
+// pre-filled with NaN bytes so that an entry never written shows up.
 #pragma once
 
 #include "posverify/impl.h"
@@ -38,6 +46,8 @@ struct impl_info {
 
 /// Loads the library in a child and reads its pv_impl; throws load_error with
 /// the cause.
+struct runner_options;
+impl_info probe_library(const std::string& path, const runner_options& o);
 impl_info probe_library(const std::string& path, int timeout_ms);
 
 enum class op { attention, rope, sinusoid };
@@ -66,6 +76,7 @@ enum class status {
   guard,         ///< wrote before or after a buffer
   input_written, ///< modified an input buffer
   non_finite,    ///< NaN or infinity in the output
+  garbled,       ///< the result channel carried bytes that are not a result
   not_run,       ///< an earlier call of the batch crashed or hung
 };
 const char* to_string(status s);
@@ -77,10 +88,26 @@ struct result {
   std::vector<unsigned char> out;  ///< output bytes (rope: the rotated x)
 };
 
+/// The descriptor a child writes its results to (everything else from 3 up
+/// is closed in the child).
+constexpr int kResultFd = 100;
+
 struct runner_options {
   int timeout_ms = 2000;
   bool stop_at_fatal = true;  ///< after a crash or hang, leave the rest not_run
+  /// Bytes the child's data segment may grow by (RLIMIT_DATA above what it
+  /// inherits); 0: no limit.
+  std::uint64_t memory_limit = std::uint64_t(4) << 30;
 };
+
+/// "4 GiB", "512 MiB", "1000 bytes".
+std::string size_text(std::uint64_t bytes);
+
+/// Kills the process group of every live child (async-signal-safe).
+void kill_live_children();
+/// SIGINT, SIGTERM, SIGHUP, SIGQUIT: kill the live children's groups, then
+/// die of the signal as without the handler; at exit: kill them too.
+void install_signal_handlers();
 
 /// Runs the calls in a child (restarting it after a crash or hang when
 /// stop_at_fatal is false). Never throws for anything the library does.

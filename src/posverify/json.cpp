@@ -1,4 +1,5 @@
 #include "json.h"
+#include "text.h"
 
 #include <charconv>  // std::from_chars
 #include <cstdio>
@@ -21,7 +22,7 @@ const json* json::find(const std::string& key) const {
 
 std::string json_escape(const std::string& s) {
   std::string out = "\"";
-  for (unsigned char c : s) {
+  for (unsigned char c : text::valid_utf8(s)) {  // JSON text is UTF-8: no invalid bytes
     switch (c) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;

@@ -20,28 +20,16 @@
 
 namespace {
 
+using pv::check_test::bin;
+using pv::check_test::out_dir;
 using pv::check_test::plugin_map;
+using pv::check_test::slurp;
 
 std::string builtin(const std::string& n) { return plugin_map(POSVERIFY_BUILTIN_PLUGINS).at(n); }
 std::string mutant(const std::string& n) { return plugin_map(POSVERIFY_MUTANT_PLUGINS).at(n); }
 
 using pv::test::run_result;
 run_result run(const std::string& args) { return pv::test::run_posverify(args); }
-
-std::string out_dir(const std::string& sub) {
-  std::string base = POSVERIFY_TEST_OUT;
-  ::mkdir(base.c_str(), 0755);
-  std::string d = base + "/" + sub;
-  ::mkdir(d.c_str(), 0755);
-  return d;
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream f(path);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
 
 bool exists(const std::string& path) {
   struct stat st{};

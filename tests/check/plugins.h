@@ -1,9 +1,14 @@
-// Paths of the plugins built for the check tests: cmake/check.cmake compiles
-// them in as "name=path,name=path" lists.
+// Shared pieces of the check tests: the paths of the plugins built for them
+// (cmake/check.cmake and cmake/hostile.cmake compile them in as
+// "name=path,name=path" lists), the posverify binary, report folders.
 #pragma once
 
+#include <cstdlib>
+#include <fstream>
 #include <map>
+#include <sstream>
 #include <string>
+#include <sys/stat.h>
 
 namespace pv::check_test {
 
@@ -21,6 +26,29 @@ inline std::map<std::string, std::string> plugin_map(const char* list) {
     i = c + 1;
   }
   return m;
+}
+
+/// The posverify binary under test ($POSVERIFY_BIN, set by ctest).
+inline std::string bin() {
+  const char* b = std::getenv("POSVERIFY_BIN");
+  return b ? b : "posverify";
+}
+
+/// A folder for a test's reports (created), below POSVERIFY_TEST_OUT.
+inline std::string out_dir(const std::string& sub) {
+  std::string base = POSVERIFY_TEST_OUT;
+  ::mkdir(base.c_str(), 0755);
+  std::string d = base + "/" + sub;
+  ::mkdir(d.c_str(), 0755);
+  return d;
+}
+
+/// The whole content of a file ("" if it cannot be read).
+inline std::string slurp(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
 }
 
 }  // namespace pv::check_test
