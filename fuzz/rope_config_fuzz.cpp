@@ -1,6 +1,6 @@
 // libFuzzer target: `--rope-config PAIRING:THETA:DIMS` (src/check/rope_config.cpp).
 // Invariants: only std::invalid_argument; an accepted configuration has 1 to 4
-// even axes summing to head_dim <= 4096 and a finite theta > 1.
+// even axes summing to head_dim <= 4096, a finite theta > 1, and no blanks.
 #include "check/rope_model.h"
 
 #include <cmath>
@@ -25,5 +25,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   if (sum != r.c.head_dim || sum > 4096) std::abort();
   if (!std::isfinite(r.c.theta) || !(r.c.theta > 1)) std::abort();
+  if (spec.find_first_of(" \t\n") != std::string::npos) std::abort();  // no blanks slip through
   return 0;
 }

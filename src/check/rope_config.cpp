@@ -1,5 +1,6 @@
 #include "check/rope_model.h"
 
+#include <cctype>  // isdigit
 #include <cmath>
 #include <cstdlib>
 #include <stdexcept>
@@ -23,7 +24,10 @@ rope_cfg parse_rope_config(const std::string& spec) {
   else throw bad("pairing '" + pairing + "' is neither adjacent nor halves");
   char* end = nullptr;
   r.c.theta = std::strtod(theta_s.c_str(), &end);
-  if (theta_s.empty() || *end || !std::isfinite(r.c.theta) || r.c.theta <= 1)
+  // strtod also takes leading blanks, a sign, hex and "inf": only a plain decimal
+  const bool plain = !theta_s.empty() && std::isdigit(static_cast<unsigned char>(theta_s[0])) &&
+                     theta_s.find_first_not_of("0123456789.eE+-") == std::string::npos;
+  if (!plain || *end || !std::isfinite(r.c.theta) || r.c.theta <= 1)
     throw bad("theta '" + theta_s + "' is not a number greater than 1");
   std::size_t i = 0;
   int sum = 0;
@@ -33,8 +37,8 @@ rope_cfg parse_rope_config(const std::string& spec) {
     std::size_t c = dims_s.find(',', i);
     if (c == std::string::npos) c = dims_s.size();
     const std::string d = dims_s.substr(i, c - i);
-    long v = std::strtol(d.c_str(), &end, 10);
-    if (d.empty() || *end || v <= 0 || v % 2 || v > 4096)
+    long v = d.size() > 4 || d.find_first_not_of("0123456789") != std::string::npos ? 0 : std::strtol(d.c_str(), &end, 10);
+    if (d.empty() || v <= 0 || v % 2 || v > 4096)
       throw bad("axis dimension '" + d + "' is not an even number in [2, 4096]");
     if (r.c.n_axes == 4) throw bad("at most 4 axes");
     r.c.axes_dim[r.c.n_axes++] = static_cast<int>(v);
