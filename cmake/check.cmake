@@ -37,6 +37,17 @@ foreach(src ${POSVERIFY_MUTANT_SOURCES})
   list(APPEND POSVERIFY_MUTANT_FILES "${m}=$<TARGET_FILE:pv_mutant_${m}>")
 endforeach()
 
+# The panel of correct implementations written the ways real libraries write
+# them (each must pass every law; its wrong sibling is in plugins/mutants/).
+# The built-in flash_float (blocked online softmax) is a member too.
+file(GLOB POSVERIFY_PANEL_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/plugins/panel/*.c)
+set(POSVERIFY_PANEL_FILES "flash_float=$<TARGET_FILE:pv_builtin_flash_float>")
+foreach(src ${POSVERIFY_PANEL_SOURCES})
+  get_filename_component(m ${src} NAME_WE)
+  posverify_add_plugin(pv_panel_${m} ${src})
+  list(APPEND POSVERIFY_PANEL_FILES "${m}=$<TARGET_FILE:pv_panel_${m}>")
+endforeach()
+
 if(POSVERIFY_BUILD_TESTS)
   file(GLOB POSVERIFY_CHECK_TESTS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/tests/check/*_test.cpp)
   # The check tests live in their own binary (label `check`) with the plugin
@@ -49,8 +60,10 @@ if(POSVERIFY_BUILD_TESTS)
     LIBS posverify_check GTest::gtest_main LABELS check)
   string(REPLACE ";" "," _builtin "${POSVERIFY_BUILTIN_PLUGIN_FILES}")
   string(REPLACE ";" "," _mutants "${POSVERIFY_MUTANT_FILES}")
+  string(REPLACE ";" "," _panel "${POSVERIFY_PANEL_FILES}")
   target_compile_definitions(posverify_check_test PRIVATE
     POSVERIFY_BUILTIN_PLUGINS="${_builtin}" POSVERIFY_MUTANT_PLUGINS="${_mutants}"
+    POSVERIFY_PANEL_PLUGINS="${_panel}"
     POSVERIFY_TEST_OUT="${CMAKE_CURRENT_BINARY_DIR}/check-reports")
   add_dependencies(posverify_check_test posverify)
   foreach(p ${POSVERIFY_BUILTIN_PLUGINS})
@@ -59,6 +72,10 @@ if(POSVERIFY_BUILD_TESTS)
   foreach(src ${POSVERIFY_MUTANT_SOURCES})
     get_filename_component(m ${src} NAME_WE)
     add_dependencies(posverify_check_test pv_mutant_${m})
+  endforeach()
+  foreach(src ${POSVERIFY_PANEL_SOURCES})
+    get_filename_component(m ${src} NAME_WE)
+    add_dependencies(posverify_check_test pv_panel_${m})
   endforeach()
 endif()
 

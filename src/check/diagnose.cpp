@@ -7,15 +7,9 @@
 #include <sstream>
 
 namespace pv::check {
-namespace {
-
-struct probe_pair {
-  std::size_t a, b;  // a < b
-  double angle;      // signed angle at the probe position (radians)
-};
 
 /// Reads the matrix out of a probe call (rows = R e_j) as doubles.
-std::vector<std::vector<double>> as_rows(const result& r, pv_dtype t, std::size_t d) {
+std::vector<std::vector<double>> probe_rows(const result& r, pv_dtype t, std::size_t d) {
   std::vector<std::vector<double>> m(d, std::vector<double>(d, 0.0));
   for (std::size_t i = 0; i < d; ++i)
     for (std::size_t j = 0; j < d; ++j) {
@@ -30,7 +24,7 @@ std::vector<std::vector<double>> as_rows(const result& r, pv_dtype t, std::size_
   return m;
 }
 
-call probe(const rope_cfg& rc, pv_dtype t, const std::vector<double>& pos1) {
+call rope_probe(const rope_cfg& rc, pv_dtype t, const std::vector<double>& pos1) {
   const std::size_t d = std::size_t(rc.c.head_dim), na = std::size_t(rc.c.n_axes);
   call c;
   c.kind = op::rope;
@@ -51,6 +45,13 @@ call probe(const rope_cfg& rc, pv_dtype t, const std::vector<double>& pos1) {
     for (std::size_t a = 0; a < na; ++a) c.pos.push_back(pos1[a]);
   return c;
 }
+
+namespace {
+
+struct probe_pair {
+  std::size_t a, b;  // a < b
+  double angle;      // signed angle at the probe position (radians)
+};
 
 /// Pairs rotated in a probe matrix (components left alone are omitted).
 std::vector<probe_pair> pairs_of(const std::vector<std::vector<double>>& M, double thr,
@@ -125,16 +126,16 @@ json diagnose_rope(const context& cx, const rope_cfg& rc) {
   const std::size_t last = na - 1;
   auto build = [&](pv_dtype t) {
     calls.clear();
-    calls.push_back(probe(rc, t, zero));
+    calls.push_back(rope_probe(rc, t, zero));
     for (std::size_t a = 0; a < na; ++a) {
       auto p = zero;
       p[a] = 1;
-      calls.push_back(probe(rc, t, p));
+      calls.push_back(rope_probe(rc, t, p));
     }
     for (double m : {257.0, 2049.0}) {
       auto p = zero;
       p[last] = m;
-      calls.push_back(probe(rc, t, p));
+      calls.push_back(rope_probe(rc, t, p));
     }
   };
   pv_dtype t = PV_F64;
@@ -160,7 +161,7 @@ json diagnose_rope(const context& cx, const rope_cfg& rc) {
   for (std::size_t a = 1; a < na; ++a) off[a] = off[a - 1] + std::size_t(rc.c.axes_dim[a - 1]);
 
   // position 0
-  auto M0 = as_rows(res[0], t, d);
+  auto M0 = probe_rows(res[0], t, d);
   double dev0 = 0;
   for (std::size_t r = 0; r < d; ++r)
     for (std::size_t c = 0; c < d; ++c) dev0 = std::max(dev0, std::abs(M0[r][c] - (r == c ? 1.0 : 0.0)));
@@ -171,7 +172,7 @@ json diagnose_rope(const context& cx, const rope_cfg& rc) {
   json pairs_json = json::array();
   int same_sign = 0, n_pairs = 0;
   for (std::size_t a = 0; a < na; ++a) {
-    auto M1 = as_rows(res[1 + a], t, d);
+    auto M1 = probe_rows(res[1 + a], t, d);
     per_axis[a] = pairs_of(M1, thr, odd, &same_sign);
     // an implementation with positions off by one also turns at 0: remove that part
     if (dev0 > thr) {
@@ -317,7 +318,7 @@ json diagnose_rope(const context& cx, const rope_cfg& rc) {
         ++k;
         continue;
       }
-      auto M = as_rows(res[1 + na + std::size_t(k++)], t, d);
+      auto M = probe_rows(res[1 + na + std::size_t(k++)], t, d);
       double ang = std::atan2(M[slow.a][slow.b], M[slow.a][slow.a]);
       if (dev0 > thr) {
         auto P0 = pairs_of(M0, thr, odd);

@@ -1,6 +1,39 @@
 #include "check/law.h"
 
+#include <cmath>
+#include <stdexcept>
+
 namespace pv::check {
+
+accuracy_class parse_accuracy(const std::string& name) {
+  accuracy_class a;
+  a.name = name;
+  if (name == "float16" || name == "float16-accumulation") {
+    a.precision = 11;
+    a.emin = -14;
+    a.max = 65504;
+    a.accumulate = name == "float16-accumulation";
+  } else if (name == "bfloat16") {
+    a.precision = 8;
+    a.emin = -126;
+    a.max = 0x1.fep127;
+  } else if (name == "float32" || name.empty()) {
+    return accuracy_class{};
+  } else {
+    throw std::invalid_argument("--accuracy: '" + name +
+                                "' is not an accuracy class (float32, float16, bfloat16, float16-accumulation)");
+  }
+  a.u = std::ldexp(1.0, -a.precision);
+  return a;
+}
+
+double round_to_format(double x, const accuracy_class& a) {
+  if (a.precision == 0 || x == 0 || !std::isfinite(x)) return x;
+  const int e = std::max(std::ilogb(x), a.emin);  // subnormals share the smallest normal's spacing
+  const double q = std::ldexp(1.0, e - a.precision + 1);
+  const double r = std::nearbyint(x / q) * q;  // the default rounding mode: to nearest, ties to even
+  return std::abs(r) > a.max ? std::copysign(INFINITY, x) : r;
+}
 
 law_run::law_run(const context& cx, std::string base_id, std::string dtype, std::string config,
                  std::string law, std::string tolerance)
@@ -33,7 +66,8 @@ void law_run::run() {
 
 std::string law_run::replay_of(int k) const {
   return cx_.program + " check --impl " + cx_.lib.given + " --seed " + std::to_string(cx_.seed) +
-         " --max-position " + to_decimal(cx_.max_position) + rope_flags() + " --law '" + r_.id +
+         " --max-position " + to_decimal(cx_.max_position) + rope_flags() +
+         (cx_.accuracy.name.empty() ? "" : " --accuracy " + cx_.accuracy.name) + " --law '" + r_.id +
          "' --case " + std::to_string(k);
 }
 

@@ -23,6 +23,7 @@ using pv::check_test::plugin_map;
 
 std::string builtin(const std::string& n) { return plugin_map(POSVERIFY_BUILTIN_PLUGINS).at(n); }
 std::string mutant(const std::string& n) { return plugin_map(POSVERIFY_MUTANT_PLUGINS).at(n); }
+std::string panel(const std::string& n) { return plugin_map(POSVERIFY_PANEL_PLUGINS).at(n); }
 
 std::string bin() {
   const char* b = std::getenv("POSVERIFY_BIN");
@@ -118,6 +119,65 @@ TEST_P(BuiltinPasses, EveryLawHolds) {
 INSTANTIATE_TEST_SUITE_P(Check, BuiltinPasses,
                          ::testing::Values("plain_double", "plain_float", "flash_float", "flux_rope",
                                            "reverse_order", "round_once"));
+
+// --- the panel of correct implementations: no false alarm -------------------
+
+TEST(CheckPanel, EveryMemberPassesEveryLaw) {
+  const std::string dir = out_dir("panel");
+  std::string libs;
+  int n = 0;
+  for (const auto& kv : plugin_map(POSVERIFY_PANEL_PLUGINS)) {
+    libs += " " + kv.second;
+    ++n;
+  }
+  ASSERT_GE(n, 4);
+  // one seed, both position ranges (8192 and 131072)
+  auto r = run("check --panel" + libs + " --cases 25 --out " + dir);
+  EXPECT_EQ(r.code, 0) << r.out;
+  auto j = pv::json::parse(slurp(dir + "/panel.json"));
+  EXPECT_EQ(j.find("false_alarms")->as_integer(), 0) << r.out;
+  EXPECT_EQ(long(j.find("members")->items().size()), n);
+  for (const auto& kv : j.find("members")->items())
+    EXPECT_GT(kv.second.find("laws")->items().size(), 0u) << kv.second.find("member")->as_string();
+  EXPECT_TRUE(exists(dir + "/panel.md"));
+}
+
+// Issue 7: a float32 RoPE whose speeds are a ladder of float32 products failed
+// rope.reference[text-halves-128-theta500000/float32] at seed 1, case 47
+// (2.14e-6 against 2.01e-6), and for every seed at --max-position 131072.
+TEST(CheckPanel, LadderRopeAtLongContext) {
+  const std::string dir = out_dir("panel-ladder");
+  auto one = run("check --impl " + panel("rope_ladder_f32") +
+                 " --law 'rope.reference[text-halves-128-theta500000/float32]' --seed 1 --case 47 --out " + dir);
+  EXPECT_EQ(one.code, 0) << one.out;
+  for (const char* maxpos : {"8192", "131072"}) {
+    auto r = run("check --panel " + panel("rope_ladder_f32") + " --rope-config halves:500000:128 --seeds 5 --cases 50 "
+                 "--max-position " + std::string(maxpos) + " --out " + dir);
+    EXPECT_EQ(r.code, 0) << maxpos << "\n" << r.out;
+  }
+}
+
+// Issue 7: a rotation law holds for every rotation, so a multi-section RoPE
+// whose ladder differs from the requested one (one ladder over the whole head)
+// passes composition, shift invariance and the per-axis laws, and fails only
+// the laws that compare with the requested configuration.
+TEST(CheckPanel, RotationLawsJudgeTheKernelsOwnSpeeds) {
+  const std::string dir = out_dir("other-ladder");
+  auto r = run("check --impl " + mutant("flux_ladder_not_reset") + " --law rope --cases 25 --max-position 131072 --out " + dir);
+  EXPECT_EQ(r.code, 1) << r.out;
+  auto j = pv::json::parse(slurp(dir + "/flux_ladder_not_reset.json"));
+  int rotation_laws_passed = 0;
+  for (const auto& kv : j.find("laws")->items()) {
+    const auto& l = kv.second;
+    const std::string base = l.find("id")->as_string().substr(0, l.find("id")->as_string().find('['));
+    const std::string verdict = l.find("verdict")->as_string();
+    if (base == "rope.reference" || base == "rope.flux.nonsquare_grid") continue;
+    const auto* f = l.find("finding");
+    EXPECT_EQ(verdict, "passed") << l.find("id")->as_string() << ": " << (f && !f->is_null() ? f->as_string() : "");
+    ++rotation_laws_passed;
+  }
+  EXPECT_GT(rotation_laws_passed, 10);
+}
 
 // --- the mutation suite: every mutant is caught ----------------------------
 
