@@ -83,10 +83,12 @@ endif()
 posverify_add_plugin(pv_bad_wrong_abi ${CMAKE_CURRENT_SOURCE_DIR}/plugins/bad/wrong_abi.c)
 posverify_add_plugin(pv_bad_no_symbol ${CMAKE_CURRENT_SOURCE_DIR}/plugins/bad/no_symbol.c)
 posverify_add_plugin(pv_bad_crash_on_load ${CMAKE_CURRENT_SOURCE_DIR}/plugins/bad/crash_on_load.c)
+posverify_add_plugin(pv_bad_abi_v1 ${CMAKE_CURRENT_SOURCE_DIR}/plugins/bad/abi_v1.c)
 if(POSVERIFY_BUILD_TESTS)
   target_compile_definitions(posverify_check_test PRIVATE
     POSVERIFY_BAD_WRONG_ABI="$<TARGET_FILE:pv_bad_wrong_abi>"
     POSVERIFY_BAD_NO_SYMBOL="$<TARGET_FILE:pv_bad_no_symbol>"
-    POSVERIFY_BAD_CRASH_ON_LOAD="$<TARGET_FILE:pv_bad_crash_on_load>")
-  add_dependencies(posverify_check_test pv_bad_wrong_abi pv_bad_no_symbol pv_bad_crash_on_load)
+    POSVERIFY_BAD_CRASH_ON_LOAD="$<TARGET_FILE:pv_bad_crash_on_load>"
+    POSVERIFY_ABI_V1="$<TARGET_FILE:pv_bad_abi_v1>")
+  add_dependencies(posverify_check_test pv_bad_wrong_abi pv_bad_no_symbol pv_bad_crash_on_load pv_bad_abi_v1)
 endif()

@@ -205,6 +205,96 @@ matrix<T> plain_in_class(const accuracy_class& a, const att_case<T>& c) {
   return out;
 }
 
+/// An exact (MPFR) variant of attention for the diagnosis: scores scaled by
+/// `scale`, key j counted mult[j] times (0: ignored, 2: twice), and keys after
+/// the query masked when `causal`.
+template <class T>
+matrix<hp> attention_variant(const att_case<T>& c, const hp& scale, const std::vector<int>& mult, bool causal) {
+  const std::size_t nq = c.q.rows, nk = c.k.rows, d = c.q.cols, dv = c.v.cols;
+  matrix<hp> out(nq, dv);
+  for (std::size_t i = 0; i < nq; ++i) {
+    std::vector<hp> s(nk);
+    hp m = 0;
+    bool any = false;
+    for (std::size_t j = 0; j < nk; ++j) {
+      hp dot = 0;
+      for (std::size_t l = 0; l < d; ++l) dot += convert<hp>(c.q(i, l)) * convert<hp>(c.k(j, l));
+      s[j] = dot * scale;
+      if (!any || s[j] > m) m = s[j];
+      any = true;
+    }
+    hp z = 0;
+    std::vector<hp> p(nk);
+    for (std::size_t j = 0; j < nk; ++j) {
+      const int w = causal && j > i ? 0 : mult[j];
+      z += (p[j] = hp(double(w)) * exp(s[j] - m));
+    }
+    for (std::size_t col = 0; col < dv; ++col) {
+      hp o = 0;
+      for (std::size_t j = 0; j < nk; ++j) o += p[j] * convert<hp>(c.v(j, col));
+      out(i, col) = z > 0 ? hp(o / z) : hp(0);
+    }
+  }
+  return out;
+}
+
+/// Names the class of a disagreement with the reference in case c (item by
+/// item: the scale, a causal mask, a key ignored or counted twice, an error
+/// the size of float16/bfloat16 storage or float16 accumulation).
+template <class T>
+std::string diagnose_attention(const context& cx, const att_case<T>& c, const matrix<T>& out,
+                               const matrix<hp>& ref, const matrix<hp>& tol) {
+  const std::size_t nk = c.k.rows, d = c.q.cols, dv = c.v.cols;
+  auto ratio = [&](const matrix<hp>& alt) {  // max |out - alt| / tolerance
+    hp r = 0;
+    for (std::size_t e = 0; e < alt.a.size(); ++e) r = hmax(r, hp(abs(convert<hp>(out.a[e]) - alt.a[e]) / tol.a[e]));
+    return r;
+  };
+  std::vector<int> ones(nk, 1);
+  std::vector<std::string> found;
+  const hp rs = hp(1) / sqrt(hp(double(d)));
+  if (dv != d && ratio(attention_variant(c, hp(1) / sqrt(hp(double(dv))), ones, false)) <= 1)
+    found.push_back("it scales the scores by 1/sqrt(d_v) instead of 1/sqrt(d)");
+  if (ratio(attention_variant(c, hp(1), ones, false)) <= 1) found.push_back("it does not scale the scores (1/sqrt(d) missing)");
+  if (c.q.rows > 1 && ratio(attention_variant(c, rs, ones, true)) <= 1)
+    found.push_back("it applies a causal mask (keys after the query are dropped)");
+  for (int w : {0, 2}) {
+    std::string which;
+    for (std::size_t j = 0; j < nk && nk > 1; ++j) {
+      auto m = ones;
+      m[j] = w;
+      if (ratio(attention_variant(c, rs, m, false)) <= 1) which += (which.empty() ? "" : ", ") + std::to_string(j);
+    }
+    if (!which.empty()) found.push_back(std::string(w ? "it counts key " : "it ignores key ") + which + (w ? " twice" : ""));
+  }
+  // low precision: the error in units of each candidate u, and whether
+  // posverify's plain implementation in that class errs as much
+  hp err = 0;
+  for (std::size_t e = 0; e < ref.a.size(); ++e) err = hmax(err, hp(abs(convert<hp>(out.a[e]) - ref.a[e])));
+  hp vmax = 0;
+  for (auto x : c.v.a) vmax = hmax(vmax, hp(abs(convert<hp>(x))));
+  std::string units = "largest error " + ref::to_decimal(err, 3);
+  std::string consistent;
+  for (const char* name : {"float16", "bfloat16", "float16-accumulation"}) {
+    const accuracy_class a = parse_accuracy(name);
+    if (a.u <= convert<double>(law_u<T>(cx))) continue;
+    const auto plain = plain_in_class(a, c);
+    hp perr = 0;
+    for (std::size_t e = 0; e < ref.a.size(); ++e) perr = hmax(perr, hp(abs(convert<hp>(plain.a[e]) - ref.a[e])));
+    if (std::string(name) != "float16-accumulation")
+      units += ", " + ref::to_decimal(hp(err / (vmax * a.u)), 3) + " u_" + name + " of max|v|";
+    if (consistent.empty() && err <= kFlashC * perr + kFloorUlps * convert<hp>(a.u) * vmax)
+      consistent = std::string("the error is consistent with ") +
+                   (a.accumulate ? "float16 accumulation" : std::string(name) + " storage") +
+                   " (posverify's plain " + name + " implementation errs by " + ref::to_decimal(perr, 3) +
+                   " here): if the kernel is meant to compute so, declare it with --accuracy " + name;
+  }
+  if (found.empty()) found.push_back(consistent.empty() ? "no single cause found (" + units + ")" : consistent + " (" + units + ")");
+  std::string msg;
+  for (const auto& f : found) msg += (msg.empty() ? "" : "; ") + f;
+  return msg;
+}
+
 template <class T>
 law_result law_reference(const context& cx) {
   law_run L(cx, "attention.reference", type_name<T>(), "",
@@ -273,6 +363,13 @@ law_result law_reference(const context& cx) {
                     entry(wi, wc) + " (got " + to_decimal(out(wi, wc)) + ", reference " +
                         ref::to_decimal(ref(wi, wc), 20) + ", plain " + to_decimal(plain(wi, wc)) + ")",
                     desc);
+    }
+    if (!ok) {
+      matrix<hp> tols(out.rows, out.cols);
+      for (std::size_t e = 0; e < tols.a.size(); ++e) tols.a[e] = kFlashC * R * bounds[i].a[e] + floor;
+      const std::string dg = diagnose_attention(cx, c, out, ref, tols);
+      L.result_ref().extra.set("diagnosis", json::string(dg));
+      L.result_ref().finding += "; diagnosis: " + dg;
     }
     return ok;
   });
@@ -453,7 +550,7 @@ void all_for(const context& cx, std::vector<law_result>& out) {
 std::vector<law_result> attention_laws(const context& cx) {
   std::vector<law_result> out;
   all_for<float>(cx, out);
-  all_for<double>(cx, out);
+  if (!cx.float_only) all_for<double>(cx, out);
   return out;
 }
 

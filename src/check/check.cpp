@@ -115,16 +115,34 @@ struct run_output {
   double seconds = 0;
 };
 
+void run_laws(const context& cx, run_output& o) {
+  json sweep = json::array(), diagnosis = json::array();
+  if (cx.lib.has_attention)
+    for (auto& r : attention_laws(cx)) o.laws.push_back(std::move(r));
+  if (cx.lib.has_rope)
+    for (auto& r : rope_laws(cx, sweep, diagnosis)) o.laws.push_back(std::move(r));
+  if (cx.lib.has_sinusoid)
+    for (auto& r : sinusoid_laws(cx)) o.laws.push_back(std::move(r));
+  for (const auto& kv : sweep.items()) o.sweep.push(kv.second);
+  for (const auto& kv : diagnosis.items()) o.diagnosis.push(kv.second);
+}
+
 run_output run_all(context& cx) {
   run_output o;
   o.lib = cx.lib;
   auto t0 = std::chrono::steady_clock::now();
-  if (cx.lib.has_attention)
-    for (auto& r : attention_laws(cx)) o.laws.push_back(std::move(r));
-  if (cx.lib.has_rope)
-    for (auto& r : rope_laws(cx, o.sweep, o.diagnosis)) o.laws.push_back(std::move(r));
-  if (cx.lib.has_sinusoid)
-    for (auto& r : sinusoid_laws(cx)) o.laws.push_back(std::move(r));
+  // the accuracy class: --accuracy, else what a version-2 plugin declares
+  if (!cx.accuracy_given) cx.accuracy = parse_accuracy(cx.lib.accuracy);
+  run_laws(cx, o);
+  if (cx.lib.abi_version >= 2)  // the 16-bit dtypes: the float32 laws in that format's accuracy
+    for (pv_dtype w : {PV_F16, PV_BF16}) {
+      context c16 = cx;
+      c16.wire = w;
+      c16.float_only = true;
+      const accuracy_class fmt = parse_accuracy(w == PV_F16 ? "float16" : "bfloat16");
+      if (c16.accuracy.u < fmt.u) c16.accuracy = fmt;
+      run_laws(c16, o);
+    }
   o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!cx.only_law.empty()) {  // leave out the laws that were not asked for
     std::vector<law_result> kept;
@@ -435,6 +453,7 @@ int run_panel(context& cx, const std::vector<std::string>& libs, const std::stri
     const std::string lib = given.substr(0, at);
     try {
       cx.accuracy = parse_accuracy(at == std::string::npos ? "" : given.substr(at + 1));
+      cx.accuracy_given = at != std::string::npos;
     } catch (const std::invalid_argument& e) {
       throw usage_error(std::string(e.what()) + " (in --panel entry '" + given + "')");
     }
@@ -553,6 +572,7 @@ int run(const std::vector<std::string>& args) {
     else if (a == "--accuracy") {
       try {
         cx.accuracy = parse_accuracy(value());
+        cx.accuracy_given = true;
       } catch (const std::invalid_argument& e) {
         throw usage_error(e.what());
       }

@@ -53,6 +53,12 @@ struct context {
   std::string program = "posverify";
   std::vector<rope_cfg> rope_configs;  ///< empty: the default set (rope_model.h)
   accuracy_class accuracy;  ///< declared with --accuracy (default: the dtype's own)
+  bool accuracy_given = false;  ///< --accuracy was given (it overrides the plugin's pv_impl.accuracy)
+  /// ABI version 2: the float32 laws send their buffers as this dtype
+  /// (PV_F16 or PV_BF16: inputs rounded into it, outputs read back), with
+  /// `accuracy` at least that format's; PV_F32 otherwise.
+  pv_dtype wire = PV_F32;
+  bool float_only = false;  ///< run the float32 laws only (the 16-bit runs)
 };
 
 /// The unit roundoff the laws use for dtype T: T's own, or that of a coarser

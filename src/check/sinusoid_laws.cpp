@@ -153,6 +153,7 @@ std::vector<law_result> sinusoid_laws(const context& cx) {
   std::vector<law_result> out;
   out.push_back(law_reference<float>(cx));
   out.push_back(law_shift_map<float>(cx));
+  if (cx.float_only) return out;
   out.push_back(law_reference<double>(cx));
   out.push_back(law_shift_map<double>(cx));
   return out;
