@@ -29,24 +29,28 @@ foreach(p ${POSVERIFY_BUILTIN_PLUGINS})
   list(APPEND POSVERIFY_BUILTIN_PLUGIN_FILES "${p}=$<TARGET_FILE:pv_builtin_${p}>")
 endforeach()
 
-file(GLOB POSVERIFY_MUTANT_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/plugins/mutants/*.c)
+# One plugin per C file of a folder, targets <prefix><name>; `out` receives
+# "name=path" entries (what the tests read) and `srcs` the sources.
+function(posverify_add_plugin_dir dir prefix out srcs)
+  file(GLOB _srcs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/plugins/${dir}/*.c)
+  set(_files ${${out}})
+  foreach(src ${_srcs})
+    get_filename_component(m ${src} NAME_WE)
+    posverify_add_plugin(${prefix}${m} ${src})
+    list(APPEND _files "${m}=$<TARGET_FILE:${prefix}${m}>")
+  endforeach()
+  set(${out} ${_files} PARENT_SCOPE)
+  set(${srcs} ${_srcs} PARENT_SCOPE)
+endfunction()
+
 set(POSVERIFY_MUTANT_FILES "")
-foreach(src ${POSVERIFY_MUTANT_SOURCES})
-  get_filename_component(m ${src} NAME_WE)
-  posverify_add_plugin(pv_mutant_${m} ${src})
-  list(APPEND POSVERIFY_MUTANT_FILES "${m}=$<TARGET_FILE:pv_mutant_${m}>")
-endforeach()
+posverify_add_plugin_dir(mutants pv_mutant_ POSVERIFY_MUTANT_FILES POSVERIFY_MUTANT_SOURCES)
 
 # The panel of correct implementations written the ways real libraries write
 # them (each must pass every law; its wrong sibling is in plugins/mutants/).
 # The built-in flash_float (blocked online softmax) is a member too.
-file(GLOB POSVERIFY_PANEL_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/plugins/panel/*.c)
 set(POSVERIFY_PANEL_FILES "flash_float=$<TARGET_FILE:pv_builtin_flash_float>")
-foreach(src ${POSVERIFY_PANEL_SOURCES})
-  get_filename_component(m ${src} NAME_WE)
-  posverify_add_plugin(pv_panel_${m} ${src})
-  list(APPEND POSVERIFY_PANEL_FILES "${m}=$<TARGET_FILE:pv_panel_${m}>")
-endforeach()
+posverify_add_plugin_dir(panel pv_panel_ POSVERIFY_PANEL_FILES POSVERIFY_PANEL_SOURCES)
 
 if(POSVERIFY_BUILD_TESTS)
   file(GLOB POSVERIFY_CHECK_TESTS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/tests/check/*_test.cpp)

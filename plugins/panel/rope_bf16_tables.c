@@ -27,34 +27,23 @@ static float to_bf16(float x) {
   return x;
 }
 
+static void cos_sin(const void *ctx, const pv_rope_config *cfg, int64_t row, int a, int k, float m,
+                    float *state, float *c, float *s) {
+  (void)ctx, (void)row, (void)state;
+  const float inv_freq = 1.0f / powf((float)cfg->theta, (float)(2 * k) / (float)cfg->axes_dim[a]);
+  const float ang = m * inv_freq;
+  *c = to_bf16(cosf(ang));
+#ifdef PV_PANEL_BUG
+  *s = to_bf16(-sinf(ang));
+#else
+  *s = to_bf16(sinf(ang));
+#endif
+}
+
 static int rope(pv_dtype t, const pv_rope_config *cfg, const double *pos, int64_t n, void *xp) {
   if (t != PV_F32) return 1;
   if (pv_rope_config_ok(cfg)) return 2;
-  float *x = xp;
-  for (int64_t r = 0; r < n; ++r) {
-    int off = 0;
-    float *row = x + r * cfg->head_dim;
-    for (int a = 0; a < cfg->n_axes; ++a) {
-      const int dim = cfg->axes_dim[a];
-      const float m = (float)pos[r * cfg->n_axes + a];
-      for (int k = 0; k < dim / 2; ++k) {
-        int ia, ib;
-        pv_pair(cfg->pairing, off, dim, k, &ia, &ib);
-        const float inv_freq = 1.0f / powf((float)cfg->theta, (float)(2 * k) / (float)dim);
-        const float ang = m * inv_freq;
-        const float c = to_bf16(cosf(ang));
-#ifdef PV_PANEL_BUG
-        const float s = to_bf16(-sinf(ang));
-#else
-        const float s = to_bf16(sinf(ang));
-#endif
-        const float xa = row[ia], xb = row[ib];
-        row[ia] = xa * c - xb * s;
-        row[ib] = xa * s + xb * c;
-      }
-      off += dim;
-    }
-  }
+  pv_rope_rotate_f32(cfg, pos, n, xp, cos_sin, NULL);
   return 0;
 }
 

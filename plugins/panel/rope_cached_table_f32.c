@@ -15,58 +15,50 @@
 #define PV_PANEL_NAME "panel-rope-cached-table-f32"
 #endif
 
+typedef struct cache {
+  const float *cos_cache, *sin_cache;  /* [(row * n_axes + axis) * head_dim/2 + pair] */
+} cache;
+
+static void look_up(const void *ctx, const pv_rope_config *cfg, int64_t row, int a, int k, float m,
+                    float *state, float *c, float *s) {
+  (void)m, (void)state;
+  const cache *cc = ctx;
+  const int64_t at = (row * cfg->n_axes + a) * (cfg->head_dim / 2) + k;
+  *c = cc->cos_cache[at];
+  *s = cc->sin_cache[at];
+}
+
 static int rope(pv_dtype t, const pv_rope_config *cfg, const double *pos, int64_t n, void *xp) {
   if (t != PV_F32) return 1;
   if (pv_rope_config_ok(cfg)) return 2;
-  float *x = xp;
   const int na = cfg->n_axes, half = cfg->head_dim / 2;
-  /* the table: one row of (cos, sin) per distinct (row, axis) position */
+  /* the table: one row of (cos, sin) per (row, axis) position */
   float *cos_cache = malloc((size_t)(n * na * half + 1) * sizeof *cos_cache);
   float *sin_cache = malloc((size_t)(n * na * half + 1) * sizeof *sin_cache);
-  if (!cos_cache || !sin_cache) {
-    free(cos_cache);
-    free(sin_cache);
-    return 3;
-  }
-  for (int64_t r = 0; r < n; ++r)
-    for (int a = 0; a < na; ++a) {
+  int rc = cos_cache && sin_cache ? 0 : 3;
+  for (int64_t r = 0; r < n && !rc; ++r)
+    for (int a = 0; a < na && !rc; ++a) {
       const int dim = cfg->axes_dim[a];
       double p = pos[r * na + a];
-      if (p != floor(p)) {
-        free(cos_cache);
-        free(sin_cache);
-        return 1;  /* integer positions only, like a table */
-      }
+      if (p != floor(p)) rc = 1; /* integer positions only, like a table */
 #ifdef PV_PANEL_BUG
       if (p > 4095) p = 4095;
 #endif
       const float tpos = (float)p;
-      for (int k = 0; k < dim / 2; ++k) {
+      for (int k = 0; k < dim / 2 && !rc; ++k) {
         const float inv_freq = 1.0f / powf((float)cfg->theta, (float)(2 * k) / (float)dim);
         const float ang = tpos * inv_freq;
         cos_cache[(r * na + a) * half + k] = cosf(ang);
         sin_cache[(r * na + a) * half + k] = sinf(ang);
       }
     }
-  for (int64_t r = 0; r < n; ++r) {
-    int off = 0;
-    float *row = x + r * cfg->head_dim;
-    for (int a = 0; a < na; ++a) {
-      const int dim = cfg->axes_dim[a];
-      for (int k = 0; k < dim / 2; ++k) {
-        int ia, ib;
-        pv_pair(cfg->pairing, off, dim, k, &ia, &ib);
-        const float c = cos_cache[(r * na + a) * half + k], s = sin_cache[(r * na + a) * half + k];
-        const float xa = row[ia], xb = row[ib];
-        row[ia] = xa * c - xb * s;
-        row[ib] = xa * s + xb * c;
-      }
-      off += dim;
-    }
+  if (!rc) {
+    const cache cc = {cos_cache, sin_cache};
+    pv_rope_rotate_f32(cfg, pos, n, xp, look_up, &cc);
   }
   free(cos_cache);
   free(sin_cache);
-  return 0;
+  return rc;
 }
 
 static const pv_impl impl = {PV_ABI_VERSION, PV_PANEL_NAME, NULL, rope, NULL, NULL};

@@ -14,33 +14,26 @@
 #define PV_PANEL_NAME "panel-rope-ladder-f32"
 #endif
 
+/* *w is the ladder: 1 at k = 0, multiplied by the ratio after each pair */
+static void cos_sin(const void *ctx, const pv_rope_config *cfg, int64_t row, int a, int k, float m,
+                    float *w, float *c, float *s) {
+  (void)ctx, (void)row;
+  const float ratio = powf((float)cfg->theta, -2.0f / (float)cfg->axes_dim[a]);
+#ifdef PV_PANEL_BUG
+  if (k == 0) *w *= ratio;
+#else
+  (void)k;
+#endif
+  const float ang = m * *w;
+  *c = cosf(ang);
+  *s = sinf(ang);
+  *w *= ratio;
+}
+
 static int rope(pv_dtype t, const pv_rope_config *cfg, const double *pos, int64_t n, void *xp) {
   if (t != PV_F32) return 1;
   if (pv_rope_config_ok(cfg)) return 2;
-  float *x = xp;
-  for (int64_t r = 0; r < n; ++r) {
-    int off = 0;
-    float *row = x + r * cfg->head_dim;
-    for (int a = 0; a < cfg->n_axes; ++a) {
-      const int dim = cfg->axes_dim[a];
-      const float m = (float)pos[r * cfg->n_axes + a];
-      const float ratio = powf((float)cfg->theta, -2.0f / (float)dim);
-      float w = 1.0f;
-#ifdef PV_PANEL_BUG
-      w *= ratio;
-#endif
-      for (int k = 0; k < dim / 2; ++k) {
-        int ia, ib;
-        pv_pair(cfg->pairing, off, dim, k, &ia, &ib);
-        const float ang = m * w, c = cosf(ang), s = sinf(ang);
-        const float xa = row[ia], xb = row[ib];
-        row[ia] = xa * c - xb * s;
-        row[ib] = xa * s + xb * c;
-        w *= ratio;
-      }
-      off += dim;
-    }
-  }
+  pv_rope_rotate_f32(cfg, pos, n, xp, cos_sin, NULL);
   return 0;
 }
 

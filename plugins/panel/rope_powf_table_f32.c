@@ -14,11 +14,22 @@
 #define PV_PANEL_NAME "panel-rope-powf-table-f32"
 #endif
 
+typedef struct table {
+  float inv_freq[4][256];  /* [axis][pair] */
+} table;
+
+static void cos_sin(const void *ctx, const pv_rope_config *cfg, int64_t row, int a, int k, float m,
+                    float *state, float *c, float *s) {
+  (void)cfg, (void)row, (void)state;
+  const float ang = m * ((const table *)ctx)->inv_freq[a][k];
+  *c = cosf(ang);
+  *s = sinf(ang);
+}
+
 static int rope(pv_dtype t, const pv_rope_config *cfg, const double *pos, int64_t n, void *xp) {
   if (t != PV_F32) return 1;
   if (pv_rope_config_ok(cfg)) return 2;
-  float *x = xp;
-  float inv_freq[4][256];
+  table tb;
   for (int a = 0; a < cfg->n_axes; ++a) {
     const int dim = cfg->axes_dim[a];
     if (dim / 2 > 256) return 1;
@@ -28,26 +39,10 @@ static int rope(pv_dtype t, const pv_rope_config *cfg, const double *pos, int64_
 #else
       const float ex = (float)(2 * k) / (float)dim;
 #endif
-      inv_freq[a][k] = 1.0f / powf((float)cfg->theta, ex);
+      tb.inv_freq[a][k] = 1.0f / powf((float)cfg->theta, ex);
     }
   }
-  for (int64_t r = 0; r < n; ++r) {
-    int off = 0;
-    float *row = x + r * cfg->head_dim;
-    for (int a = 0; a < cfg->n_axes; ++a) {
-      const int dim = cfg->axes_dim[a];
-      const float m = (float)pos[r * cfg->n_axes + a];
-      for (int k = 0; k < dim / 2; ++k) {
-        int ia, ib;
-        pv_pair(cfg->pairing, off, dim, k, &ia, &ib);
-        const float ang = m * inv_freq[a][k], c = cosf(ang), s = sinf(ang);
-        const float xa = row[ia], xb = row[ib];
-        row[ia] = xa * c - xb * s;
-        row[ib] = xa * s + xb * c;
-      }
-      off += dim;
-    }
-  }
+  pv_rope_rotate_f32(cfg, pos, n, xp, cos_sin, &tb);
   return 0;
 }
 

@@ -344,7 +344,10 @@ int run_mutation(context& cx, const std::vector<std::string>& libs, const std::s
   std::string md = "# posverify mutation score\n\nEach mutant is a deliberately wrong plugin (plugins/mutants/). "
                    "It is caught when at least one law fails on it; the table names the first law that "
                    "failed (in the order the laws run), after how many cases, and the finding. Seed " +
-                   std::to_string(cx.seed) + ", " + std::to_string(cx.cases) + " cases per law.\n\n"
+                   std::to_string(cx.seed) + ", " + std::to_string(cx.cases) + " cases per law. A mutant "
+                   "built against ABI version 2 is also called with float16 and bfloat16 buffers (laws "
+                   "`[float16]`, `[bfloat16]`); a sibling of a low-precision panel member declares the "
+                   "member's accuracy class (shown beside its name) and is judged on those terms.\n\n"
                    "| mutant | caught by | cases | finding | laws failed | every law that failed |\n|---|---|---|---|---|---|\n";
   int caught = 0;
   std::string diagnoses;
@@ -364,7 +367,9 @@ int run_mutation(context& cx, const std::vector<std::string>& libs, const std::s
       std::cout << "  ??    " << name << ": " << e.what() << "\n";
       continue;
     }
+    if (!cx.accuracy_given) cx.accuracy = accuracy_class{};  // run_all reads the plugin's own
     auto o = run_all(cx);
+    const std::string acc = cx.accuracy.name.empty() ? "dtype" : cx.accuracy.name;
     const law_result* first = nullptr;
     int nfail = 0;
     std::vector<std::string> bases;  // every law (without dtype/config) that failed
@@ -382,6 +387,7 @@ int run_mutation(context& cx, const std::vector<std::string>& libs, const std::s
     }
     row.set("laws_that_failed", laws_j);
     row.set("mutant", json::string(name));
+    row.set("accuracy", json::string(acc));
     row.set("caught", json::boolean(first != nullptr));
     row.set("caught_by", first ? json::string(first->id) : json());
     row.set("cases", first ? json::integer(first->cases) : json());
@@ -396,7 +402,7 @@ int run_mutation(context& cx, const std::vector<std::string>& libs, const std::s
     row.set("seconds", json::number(secs));
     rows.push(row);
     if (first) ++caught;
-    md += "| `" + name + "` | " + (first ? "`" + first->id + "`" : std::string("**survived**")) + " | " +
+    md += "| `" + name + "`" + (acc == "dtype" ? "" : " (accuracy " + acc + ")") + " | " + (first ? "`" + first->id + "`" : std::string("**survived**")) + " | " +
           (first ? std::to_string(first->cases) : "—") + " | " + markdown_cell(first ? first->finding : "—") + " | " +
           std::to_string(nfail) + " of " + std::to_string(o.laws.size()) + " | " + (also.empty() ? "—" : also) + " |\n";
     if (first)
