@@ -29,13 +29,28 @@ foreach(p ${POSVERIFY_BUILTIN_PLUGINS})
   list(APPEND POSVERIFY_BUILTIN_PLUGIN_FILES "${p}=$<TARGET_FILE:pv_builtin_${p}>")
 endforeach()
 
-file(GLOB POSVERIFY_MUTANT_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/plugins/mutants/*.c)
+# One plugin per C file of a folder, targets <prefix><name>; `out` receives
+# "name=path" entries (what the tests read) and `srcs` the sources.
+function(posverify_add_plugin_dir dir prefix out srcs)
+  file(GLOB _srcs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/plugins/${dir}/*.c)
+  set(_files ${${out}})
+  foreach(src ${_srcs})
+    get_filename_component(m ${src} NAME_WE)
+    posverify_add_plugin(${prefix}${m} ${src})
+    list(APPEND _files "${m}=$<TARGET_FILE:${prefix}${m}>")
+  endforeach()
+  set(${out} ${_files} PARENT_SCOPE)
+  set(${srcs} ${_srcs} PARENT_SCOPE)
+endfunction()
+
 set(POSVERIFY_MUTANT_FILES "")
-foreach(src ${POSVERIFY_MUTANT_SOURCES})
-  get_filename_component(m ${src} NAME_WE)
-  posverify_add_plugin(pv_mutant_${m} ${src})
-  list(APPEND POSVERIFY_MUTANT_FILES "${m}=$<TARGET_FILE:pv_mutant_${m}>")
-endforeach()
+posverify_add_plugin_dir(mutants pv_mutant_ POSVERIFY_MUTANT_FILES POSVERIFY_MUTANT_SOURCES)
+
+# The panel of correct implementations written the ways real libraries write
+# them (each must pass every law; its wrong sibling is in plugins/mutants/).
+# The built-in flash_float (blocked online softmax) is a member too.
+set(POSVERIFY_PANEL_FILES "flash_float=$<TARGET_FILE:pv_builtin_flash_float>")
+posverify_add_plugin_dir(panel pv_panel_ POSVERIFY_PANEL_FILES POSVERIFY_PANEL_SOURCES)
 
 if(POSVERIFY_BUILD_TESTS)
   file(GLOB POSVERIFY_CHECK_TESTS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/tests/check/*_test.cpp)
@@ -49,8 +64,10 @@ if(POSVERIFY_BUILD_TESTS)
     LIBS posverify_check GTest::gtest_main LABELS check)
   string(REPLACE ";" "," _builtin "${POSVERIFY_BUILTIN_PLUGIN_FILES}")
   string(REPLACE ";" "," _mutants "${POSVERIFY_MUTANT_FILES}")
+  string(REPLACE ";" "," _panel "${POSVERIFY_PANEL_FILES}")
   target_compile_definitions(posverify_check_test PRIVATE
     POSVERIFY_BUILTIN_PLUGINS="${_builtin}" POSVERIFY_MUTANT_PLUGINS="${_mutants}"
+    POSVERIFY_PANEL_PLUGINS="${_panel}"
     POSVERIFY_TEST_OUT="${CMAKE_CURRENT_BINARY_DIR}/check-reports")
   add_dependencies(posverify_check_test posverify)
   foreach(p ${POSVERIFY_BUILTIN_PLUGINS})
@@ -60,16 +77,22 @@ if(POSVERIFY_BUILD_TESTS)
     get_filename_component(m ${src} NAME_WE)
     add_dependencies(posverify_check_test pv_mutant_${m})
   endforeach()
+  foreach(src ${POSVERIFY_PANEL_SOURCES})
+    get_filename_component(m ${src} NAME_WE)
+    add_dependencies(posverify_check_test pv_panel_${m})
+  endforeach()
 endif()
 
 # Libraries posverify must refuse with exit 2 (tests of the loader).
 posverify_add_plugin(pv_bad_wrong_abi ${CMAKE_CURRENT_SOURCE_DIR}/plugins/bad/wrong_abi.c)
 posverify_add_plugin(pv_bad_no_symbol ${CMAKE_CURRENT_SOURCE_DIR}/plugins/bad/no_symbol.c)
 posverify_add_plugin(pv_bad_crash_on_load ${CMAKE_CURRENT_SOURCE_DIR}/plugins/bad/crash_on_load.c)
+posverify_add_plugin(pv_bad_abi_v1 ${CMAKE_CURRENT_SOURCE_DIR}/plugins/bad/abi_v1.c)
 if(POSVERIFY_BUILD_TESTS)
   target_compile_definitions(posverify_check_test PRIVATE
     POSVERIFY_BAD_WRONG_ABI="$<TARGET_FILE:pv_bad_wrong_abi>"
     POSVERIFY_BAD_NO_SYMBOL="$<TARGET_FILE:pv_bad_no_symbol>"
-    POSVERIFY_BAD_CRASH_ON_LOAD="$<TARGET_FILE:pv_bad_crash_on_load>")
-  add_dependencies(posverify_check_test pv_bad_wrong_abi pv_bad_no_symbol pv_bad_crash_on_load)
+    POSVERIFY_BAD_CRASH_ON_LOAD="$<TARGET_FILE:pv_bad_crash_on_load>"
+    POSVERIFY_ABI_V1="$<TARGET_FILE:pv_bad_abi_v1>")
+  add_dependencies(posverify_check_test pv_bad_wrong_abi pv_bad_no_symbol pv_bad_crash_on_load pv_bad_abi_v1)
 endif()

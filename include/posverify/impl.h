@@ -17,8 +17,8 @@
 extern "C" {
 #endif
 
-#define PV_ABI_VERSION 1
-typedef enum pv_dtype { PV_F32 = 0, PV_F64 = 1 } pv_dtype;
+#define PV_ABI_VERSION 2
+typedef enum pv_dtype { PV_F32 = 0, PV_F64 = 1, PV_F16 = 2, PV_BF16 = 3 } pv_dtype;
 typedef enum pv_pairing { PV_PAIRS_ADJACENT = 0, PV_PAIRS_HALVES = 1 } pv_pairing;
 typedef struct pv_rope_config {
   int32_t head_dim;     /* components per head, even */
@@ -39,6 +39,12 @@ typedef struct pv_impl {
   /* out[n x d] = additive sinusoid, adjacent (sin, cos) pairs, speeds base^(-2i/d) */
   int (*sinusoid)(pv_dtype t, int64_t d, double base, const double *pos,
                   int64_t n, void *out);
+  /* version 2: the accuracy class of the arithmetic behind a float32
+   * interface, when it is coarser: "float16" or "bfloat16" (inputs stored in
+   * that format, float32 accumulation), "float16-accumulation" (every
+   * operation in float16); NULL or "" for float32 itself. posverify check
+   * --accuracy overrides it. */
+  const char *accuracy;
 } pv_impl;
 const pv_impl *posverify_impl(void);   /* the one exported symbol */
 

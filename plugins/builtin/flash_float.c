@@ -1,7 +1,10 @@
 /* Built-in plugin: streaming attention in float32, FlashAttention style: keys
  * are visited in blocks of 4 with an online softmax (running maximum m,
  * running normaliser l, accumulator rescaled by exp(m_old - m_new)); one
- * division at the end. Attention only. */
+ * division at the end. Attention only. A member of the panel of correct
+ * implementations (docs/check.md); PV_PANEL_BUG builds its wrong sibling
+ * (plugins/mutants/panel_attn_unscaled_normaliser.c): the running normaliser
+ * l is not rescaled when the maximum grows (the accumulator is). */
 #include "posverify/impl.h"
 
 #include <math.h>
@@ -32,7 +35,9 @@ static int attention(pv_dtype t, const void *qp, const void *kp, const void *vp,
       }
       const float m_new = bm > m ? bm : m;
       const float alpha = expf(m - m_new);  /* 0 on the first block */
+#ifndef PV_PANEL_BUG
       l *= alpha;
+#endif
       for (int64_t c = 0; c < d_v; ++c) acc[c] *= alpha;
       for (int64_t j = j0; j < j1; ++j) {
         const float p = expf(s[j - j0] - m_new);
@@ -47,5 +52,8 @@ static int attention(pv_dtype t, const void *qp, const void *kp, const void *vp,
   return 0;
 }
 
-static const pv_impl impl = {PV_ABI_VERSION, "builtin-flash-float", attention, NULL, NULL};
+#ifndef PV_PANEL_NAME
+#define PV_PANEL_NAME "builtin-flash-float"
+#endif
+static const pv_impl impl = {PV_ABI_VERSION, PV_PANEL_NAME, attention, NULL, NULL, NULL};
 const pv_impl *posverify_impl(void) { return &impl; }

@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 static int rope(pv_dtype t, const pv_rope_config *cfg, const double *pos, int64_t n, void *xp) {
+  if (t != PV_F32 && t != PV_F64) return 1; /* no 16-bit dtypes (ABI 2) */
   if (pv_rope_config_ok(cfg)) return 2;
   if (cfg->pairing != PV_PAIRS_ADJACENT) return 1;
   for (int64_t r = 0; r < n; ++r) {
@@ -38,5 +39,5 @@ static int rope(pv_dtype t, const pv_rope_config *cfg, const double *pos, int64_
   return 0;
 }
 
-static const pv_impl impl = {PV_ABI_VERSION, "builtin-flux-rope", NULL, rope, NULL};
+static const pv_impl impl = {PV_ABI_VERSION, "builtin-flux-rope", NULL, rope, NULL, NULL};
 const pv_impl *posverify_impl(void) { return &impl; }

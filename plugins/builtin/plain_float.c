@@ -35,29 +35,20 @@ static int attention(pv_dtype t, const void *qp, const void *kp, const void *vp,
   return 0;
 }
 
+/* speed powf(theta, -2k/dim), angle m * w, cosf/sinf, all in float32 */
+static void cos_sin(const void *ctx, const pv_rope_config *cfg, int64_t row, int a, int k, float m,
+                    float *state, float *c, float *s) {
+  (void)ctx, (void)row, (void)state;
+  const int dim = cfg->axes_dim[a];
+  const float w = powf((float)cfg->theta, -2.0f * (float)k / (float)dim), ang = m * w;
+  *c = cosf(ang);
+  *s = sinf(ang);
+}
+
 static int rope(pv_dtype t, const pv_rope_config *cfg, const double *pos, int64_t n, void *xp) {
   if (t != PV_F32) return 1;
   if (pv_rope_config_ok(cfg)) return 2;
-  float *x = xp;
-  const float theta = (float)cfg->theta;
-  for (int64_t r = 0; r < n; ++r) {
-    int off = 0;
-    for (int a = 0; a < cfg->n_axes; ++a) {
-      const int dim = cfg->axes_dim[a];
-      const float m = (float)pos[r * cfg->n_axes + a];
-      for (int k = 0; k < dim / 2; ++k) {
-        int ia, ib;
-        pv_pair(cfg->pairing, off, dim, k, &ia, &ib);
-        const float w = powf(theta, -2.0f * (float)k / (float)dim);
-        const float ang = m * w, c = cosf(ang), s = sinf(ang);
-        float *row = x + r * cfg->head_dim;
-        const float xa = row[ia], xb = row[ib];
-        row[ia] = xa * c - xb * s;
-        row[ib] = xa * s + xb * c;
-      }
-      off += dim;
-    }
-  }
+  pv_rope_rotate_f32(cfg, pos, n, xp, cos_sin, NULL);
   return 0;
 }
 
@@ -74,5 +65,5 @@ static int sinusoid(pv_dtype t, int64_t d, double base, const double *pos, int64
   return 0;
 }
 
-static const pv_impl impl = {PV_ABI_VERSION, "builtin-plain-float", attention, rope, sinusoid};
+static const pv_impl impl = {PV_ABI_VERSION, "builtin-plain-float", attention, rope, sinusoid, NULL};
 const pv_impl *posverify_impl(void) { return &impl; }

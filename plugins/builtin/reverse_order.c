@@ -39,6 +39,7 @@
 
 static int attention(pv_dtype t, const void *qp, const void *kp, const void *vp, int64_t n_q,
                      int64_t n_k, int64_t d, int64_t d_v, void *outp) {
+  if (t != PV_F32 && t != PV_F64) return 1; /* no 16-bit dtypes (ABI 2) */
   if (n_q < 0 || n_k < 1 || d < 1 || d_v < 0) return 2;
   if (t == PV_F32) {
     ATTENTION_BODY(float)
@@ -71,6 +72,7 @@ static int attention(pv_dtype t, const void *qp, const void *kp, const void *vp,
   return 0;
 
 static int rope(pv_dtype t, const pv_rope_config *cfg, const double *pos, int64_t n, void *xp) {
+  if (t != PV_F32 && t != PV_F64) return 1; /* no 16-bit dtypes (ABI 2) */
   if (pv_rope_config_ok(cfg)) return 2;
   if (t == PV_F32) {
     ROPE_BODY(float)
@@ -91,6 +93,7 @@ static int rope(pv_dtype t, const pv_rope_config *cfg, const double *pos, int64_
   return 0;
 
 static int sinusoid(pv_dtype t, int64_t d, double base, const double *pos, int64_t n, void *outp) {
+  if (t != PV_F32 && t != PV_F64) return 1; /* no 16-bit dtypes (ABI 2) */
   if (d <= 0 || d % 2) return 2;
   if (t == PV_F32) {
     SINUSOID_BODY(float)
@@ -99,5 +102,5 @@ static int sinusoid(pv_dtype t, int64_t d, double base, const double *pos, int64
   }
 }
 
-static const pv_impl impl = {PV_ABI_VERSION, "builtin-reverse-order", attention, rope, sinusoid};
+static const pv_impl impl = {PV_ABI_VERSION, "builtin-reverse-order", attention, rope, sinusoid, NULL};
 const pv_impl *posverify_impl(void) { return &impl; }

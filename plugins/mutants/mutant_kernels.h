@@ -60,6 +60,7 @@ static inline double pv_round_bits(double x, int bits) {
 static inline int mut_attention(const att_bugs *b, pv_dtype t, const void *q, const void *k,
                          const void *v, int64_t n_q, int64_t n_k, int64_t d, int64_t d_v,
                          void *out) {
+  if (t != PV_F32 && t != PV_F64) return 1;  /* no 16-bit dtypes */
   if (n_q < 0 || n_k < 1 || d < 1 || d_v < 0) return 2;
   if (b->crash && n_q >= 5) *(volatile int *)0 = 1;
   if (b->hang && n_k == 7) {
@@ -101,6 +102,7 @@ static inline int mut_attention(const att_bugs *b, pv_dtype t, const void *q, co
 
 static inline int mut_rope(const rope_bugs *b, pv_dtype t, const pv_rope_config *cfg, const double *pos,
                     int64_t n, void *x) {
+  if (t != PV_F32 && t != PV_F64) return 1;
   if (!cfg || cfg->head_dim <= 0 || cfg->head_dim % 2 || cfg->n_axes < 1 || cfg->n_axes > 4) return 2;
   const int na = cfg->n_axes;
   for (int64_t r = 0; r < n; ++r) {
@@ -145,6 +147,7 @@ static inline int mut_rope(const rope_bugs *b, pv_dtype t, const pv_rope_config 
 
 static inline int mut_sinusoid(const sin_bugs *b, pv_dtype t, int64_t d, double base, const double *pos,
                         int64_t n, void *out) {
+  if (t != PV_F32 && t != PV_F64) return 1;
   if (d <= 0 || d % 2) return 2;
   for (int64_t r = 0; r < n; ++r)
     for (int64_t i = 0; i < d / 2; ++i) {
@@ -187,7 +190,7 @@ static int sinusoid(pv_dtype t, int64_t d, double base, const double *pos, int64
 #define PV_SIN_FN NULL
 #endif
 
-static const pv_impl the_impl = {PV_ABI_VERSION, PV_MUTANT_NAME, PV_ATT_FN, PV_ROPE_FN, PV_SIN_FN};
+static const pv_impl the_impl = {PV_ABI_VERSION, PV_MUTANT_NAME, PV_ATT_FN, PV_ROPE_FN, PV_SIN_FN, NULL};
 const pv_impl *posverify_impl(void) { return &the_impl; }
 
 #endif

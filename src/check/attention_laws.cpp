@@ -20,6 +20,7 @@
 #include "posverify/permutation.h"
 
 #include <algorithm>
+#include <cmath>  // std::exp, std::sqrt of the emulated plain implementation
 
 namespace pv::check {
 namespace {
@@ -110,12 +111,16 @@ matrix<T> out_of(const law_run& L, std::size_t i, std::size_t rows, std::size_t 
 
 /// The a-priori bound B of every output entry (see the file comment).
 /// Not attention_forward_bound (pv::attention's own sums): a user's kernel may sum in any order.
+/// With a declared accuracy class (--accuracy) u is that format's unit
+/// roundoff (storage roundings of q, k, v are among the roundings gamma counts)
+/// and, when it accumulates in that format, mu its smallest normal.
 template <class T>
-matrix<hp> apriori_bound(const matrix<T>& Q, const matrix<T>& K, const matrix<T>& V) {
+matrix<hp> apriori_bound(const context& cx, const matrix<T>& Q, const matrix<T>& K, const matrix<T>& V) {
   const std::size_t n = K.rows, d = Q.cols;
-  const hp u = convert<hp>(unit_roundoff<T>());
-  const hp gd = gamma_hp<T>(long(d) + 3), gn = gamma_hp<T>(4 * long(n) + 4);
-  const hp mu = convert<hp>(std::numeric_limits<T>::min());
+  const hp u = law_u<T>(cx);
+  const hp gd = gamma_at(long(d) + 3, u), gn = gamma_at(4 * long(n) + 4, u);
+  const hp mu = hmax(convert<hp>(std::numeric_limits<T>::min()),
+                     cx.accuracy.accumulate ? convert<hp>(std::ldexp(1.0, cx.accuracy.emin)) : hp(0));
   const hp rs = hp(1) / sqrt(hp(static_cast<double>(d)));
   matrix<hp> B(Q.rows, V.cols);
   for (std::size_t i = 0; i < Q.rows; ++i) {
@@ -164,6 +169,132 @@ std::string bound_rule() {
          "underflowing exponentials)";
 }
 
+/// posverify's plain attention in a declared accuracy class: q, k and v
+/// rounded to the class's format (storage, emulated exactly), then the textbook
+/// order (max-subtracted scores, left-to-right sums, one division per entry)
+/// with every operation rounded to float32, or to the format itself for
+/// float16-accumulation. Computed in double, each result rounded explicitly.
+template <class T>
+matrix<T> plain_in_class(const accuracy_class& a, const att_case<T>& c) {
+  auto acc = [&](double x) { return a.accumulate ? round_to_format(x, a) : double(float(x)); };
+  auto st = [&](const matrix<T>& m) {
+    matrix<double> r(m.rows, m.cols);
+    for (std::size_t e = 0; e < m.a.size(); ++e) r.a[e] = round_to_format(double(m.a[e]), a);
+    return r;
+  };
+  const auto q = st(c.q), k = st(c.k), v = st(c.v);
+  const std::size_t nq = q.rows, nk = k.rows, d = q.cols, dv = v.cols;
+  const double scale = acc(1.0 / std::sqrt(double(d)));
+  matrix<T> out(nq, dv);
+  std::vector<double> e(nk);
+  for (std::size_t i = 0; i < nq; ++i) {
+    double m = -INFINITY, z = 0;
+    for (std::size_t j = 0; j < nk; ++j) {
+      double s = 0;
+      for (std::size_t l = 0; l < d; ++l) s = acc(s + acc(q(i, l) * k(j, l)));
+      e[j] = acc(s * scale);
+      m = std::max(m, e[j]);
+    }
+    for (std::size_t j = 0; j < nk; ++j) z = acc(z + (e[j] = acc(std::exp(acc(e[j] - m)))));
+    for (std::size_t col = 0; col < dv; ++col) {
+      double o = 0;
+      for (std::size_t j = 0; j < nk; ++j) o = acc(o + acc(e[j] * v(j, col)));
+      out(i, col) = static_cast<T>(acc(o / z));
+    }
+  }
+  return out;
+}
+
+/// An exact (MPFR) variant of attention for the diagnosis: scores scaled by
+/// `scale`, key j counted mult[j] times (0: ignored, 2: twice), and keys after
+/// the query masked when `causal`.
+template <class T>
+matrix<hp> attention_variant(const att_case<T>& c, const hp& scale, const std::vector<int>& mult, bool causal) {
+  const std::size_t nq = c.q.rows, nk = c.k.rows, d = c.q.cols, dv = c.v.cols;
+  matrix<hp> out(nq, dv);
+  for (std::size_t i = 0; i < nq; ++i) {
+    std::vector<hp> s(nk);
+    hp m = 0;
+    bool any = false;
+    for (std::size_t j = 0; j < nk; ++j) {
+      hp dot = 0;
+      for (std::size_t l = 0; l < d; ++l) dot += convert<hp>(c.q(i, l)) * convert<hp>(c.k(j, l));
+      s[j] = dot * scale;
+      if (!any || s[j] > m) m = s[j];
+      any = true;
+    }
+    hp z = 0;
+    std::vector<hp> p(nk);
+    for (std::size_t j = 0; j < nk; ++j) {
+      const int w = causal && j > i ? 0 : mult[j];
+      z += (p[j] = hp(double(w)) * exp(s[j] - m));
+    }
+    for (std::size_t col = 0; col < dv; ++col) {
+      hp o = 0;
+      for (std::size_t j = 0; j < nk; ++j) o += p[j] * convert<hp>(c.v(j, col));
+      out(i, col) = z > 0 ? hp(o / z) : hp(0);
+    }
+  }
+  return out;
+}
+
+/// Names the class of a disagreement with the reference in case c (item by
+/// item: the scale, a causal mask, a key ignored or counted twice, an error
+/// the size of float16/bfloat16 storage or float16 accumulation).
+template <class T>
+std::string diagnose_attention(const context& cx, const att_case<T>& c, const matrix<T>& out,
+                               const matrix<hp>& ref, const matrix<hp>& tol) {
+  const std::size_t nk = c.k.rows, d = c.q.cols, dv = c.v.cols;
+  auto ratio = [&](const matrix<hp>& alt) {  // max |out - alt| / tolerance
+    hp r = 0;
+    for (std::size_t e = 0; e < alt.a.size(); ++e) r = hmax(r, hp(abs(convert<hp>(out.a[e]) - alt.a[e]) / tol.a[e]));
+    return r;
+  };
+  std::vector<int> ones(nk, 1);
+  std::vector<std::string> found;
+  const hp rs = hp(1) / sqrt(hp(double(d)));
+  if (dv != d && ratio(attention_variant(c, hp(1) / sqrt(hp(double(dv))), ones, false)) <= 1)
+    found.push_back("it scales the scores by 1/sqrt(d_v) instead of 1/sqrt(d)");
+  if (ratio(attention_variant(c, hp(1), ones, false)) <= 1) found.push_back("it does not scale the scores (1/sqrt(d) missing)");
+  if (c.q.rows > 1 && ratio(attention_variant(c, rs, ones, true)) <= 1)
+    found.push_back("it applies a causal mask (keys after the query are dropped)");
+  for (int w : {0, 2}) {
+    std::string which;
+    for (std::size_t j = 0; j < nk && nk > 1; ++j) {
+      auto m = ones;
+      m[j] = w;
+      if (ratio(attention_variant(c, rs, m, false)) <= 1) which += (which.empty() ? "" : ", ") + std::to_string(j);
+    }
+    if (!which.empty()) found.push_back(std::string(w ? "it counts key " : "it ignores key ") + which + (w ? " twice" : ""));
+  }
+  // low precision: the error in units of each candidate u, and whether
+  // posverify's plain implementation in that class errs as much
+  hp err = 0;
+  for (std::size_t e = 0; e < ref.a.size(); ++e) err = hmax(err, hp(abs(convert<hp>(out.a[e]) - ref.a[e])));
+  hp vmax = 0;
+  for (auto x : c.v.a) vmax = hmax(vmax, hp(abs(convert<hp>(x))));
+  std::string units = "largest error " + ref::to_decimal(err, 3);
+  std::string consistent;
+  for (const char* name : {"float16", "bfloat16", "float16-accumulation"}) {
+    const accuracy_class a = parse_accuracy(name);
+    if (a.u <= convert<double>(law_u<T>(cx))) continue;
+    const auto plain = plain_in_class(a, c);
+    hp perr = 0;
+    for (std::size_t e = 0; e < ref.a.size(); ++e) perr = hmax(perr, hp(abs(convert<hp>(plain.a[e]) - ref.a[e])));
+    if (std::string(name) != "float16-accumulation")
+      units += ", " + ref::to_decimal(hp(err / (vmax * a.u)), 3) + " u_" + name + " of max|v|";
+    if (consistent.empty() && err <= kFlashC * perr + kFloorUlps * convert<hp>(a.u) * vmax)
+      consistent = std::string("the error is consistent with ") +
+                   (a.accumulate ? "float16 accumulation" : std::string(name) + " storage") +
+                   " (posverify's plain " + name + " implementation errs by " + ref::to_decimal(perr, 3) +
+                   " here): if the kernel is meant to compute so, declare it with --accuracy " + name;
+  }
+  if (found.empty()) found.push_back(consistent.empty() ? "no single cause found (" + units + ")" : consistent + " (" + units + ")");
+  std::string msg;
+  for (const auto& f : found) msg += (msg.empty() ? "" : "; ") + f;
+  return msg;
+}
+
 template <class T>
 law_result law_reference(const context& cx) {
   law_run L(cx, "attention.reference", type_name<T>(), "",
@@ -172,7 +303,9 @@ law_result law_reference(const context& cx) {
                 std::to_string(kFloorUlps) + " u max|v| per entry, c = " + std::to_string(kFlashC) +
                 ", R = the largest |plain - ref| / B over all cases of the run, where plain is the "
                 "textbook same-dtype implementation (max-subtracted, left-to-right sums, one "
-                "division per entry), ref is MPFR and B the a-priori bound of the entry (" +
+                "division per entry; with --accuracy, the same in the declared class: inputs "
+                "rounded to its format, every operation rounded to float32 or, for "
+                "float16-accumulation, to float16), ref is MPFR and B the a-priori bound of the entry (" +
                 bound_rule() + "); FlashAttention compares the largest error over a whole tensor, "
                 "our cases are small and of very different scales, so errors are compared in units "
                 "of B and maximised over the run");
@@ -185,7 +318,7 @@ law_result law_reference(const context& cx) {
     L.add(make_call(cs.back().q, cs.back().k, cs.back().v));
   }
   L.run();
-  const hp u = convert<hp>(unit_roundoff<T>());
+  const hp u = law_u<T>(cx);
   // first pass: the plain implementation's error in units of B, over the run
   std::vector<matrix<hp>> refs(ks.size()), bounds(ks.size());
   std::vector<matrix<T>> plains(ks.size());
@@ -193,8 +326,8 @@ law_result law_reference(const context& cx) {
   for (std::size_t i = 0; i < ks.size(); ++i) {
     const auto& c = cs[i];
     refs[i] = attention(convert_matrix<hp>(c.q), convert_matrix<hp>(c.k), convert_matrix<hp>(c.v));
-    plains[i] = attention(c.q, c.k, c.v);
-    bounds[i] = apriori_bound(c.q, c.k, c.v);
+    plains[i] = cx.accuracy.u > 0 ? plain_in_class(cx.accuracy, c) : attention(c.q, c.k, c.v);
+    bounds[i] = apriori_bound(cx, c.q, c.k, c.v);
     for (std::size_t e = 0; e < refs[i].a.size(); ++e)
       if (bounds[i].a[e] > 0)
         R = hmax(R, hp(abs(convert<hp>(plains[i].a[e]) - refs[i].a[e]) / bounds[i].a[e]));
@@ -231,6 +364,13 @@ law_result law_reference(const context& cx) {
                         ref::to_decimal(ref(wi, wc), 20) + ", plain " + to_decimal(plain(wi, wc)) + ")",
                     desc);
     }
+    if (!ok) {
+      matrix<hp> tols(out.rows, out.cols);
+      for (std::size_t e = 0; e < tols.a.size(); ++e) tols.a[e] = kFlashC * R * bounds[i].a[e] + floor;
+      const std::string dg = diagnose_attention(cx, c, out, ref, tols);
+      L.result_ref().extra.set("diagnosis", json::string(dg));
+      L.result_ref().finding += "; diagnosis: " + dg;
+    }
     return ok;
   });
   return L.finish();
@@ -263,7 +403,7 @@ law_result law_permuted_pair(const context& cx, bool keys_and_values) {
     const auto& p = cs[i].p;
     auto o1 = out_of<T>(L, 2 * i, c.q.rows, c.v.cols);
     auto o2 = out_of<T>(L, 2 * i + 1, c.q.rows, c.v.cols);
-    auto B = apriori_bound(c.q, c.k, c.v);
+    auto B = apriori_bound(cx, c.q, c.k, c.v);
     bool ok = true;
     for (std::size_t r = 0; r < o1.rows && ok; ++r) {
       const std::size_t src = keys_and_values ? r : p[r];
@@ -307,7 +447,7 @@ law_result law_convex_hull(const context& cx) {
   L.each_case(ks, 1, describe_case, [&](std::size_t i, const describer& desc) {
     const auto& c = cs[i];
     auto o = out_of<T>(L, i, c.q.rows, c.v.cols);
-    auto B = apriori_bound(c.q, c.k, c.v);
+    auto B = apriori_bound(cx, c.q, c.k, c.v);
     const bool simplex = ks[i] % 2 == 0;
     bool ok = true;
     for (std::size_t r = 0; r < o.rows && ok; ++r) {
@@ -382,7 +522,7 @@ law_result law_score_shift(const context& cx) {
     const auto& s = cs[i];
     auto o1 = out_of<T>(L, 2 * i, s.q1.rows, s.c.v.cols);
     auto o0 = out_of<T>(L, 2 * i + 1, s.q1.rows, s.c.v.cols);
-    auto B1 = apriori_bound(s.q1, s.k1, s.c.v), B0 = apriori_bound(s.q0, s.k1, s.c.v);
+    auto B1 = apriori_bound(cx, s.q1, s.k1, s.c.v), B0 = apriori_bound(cx, s.q0, s.k1, s.c.v);
     bool ok = true;
     for (std::size_t r = 0; r < o1.rows && ok; ++r)
       for (std::size_t col = 0; col < o1.cols && ok; ++col)
@@ -410,7 +550,7 @@ void all_for(const context& cx, std::vector<law_result>& out) {
 std::vector<law_result> attention_laws(const context& cx) {
   std::vector<law_result> out;
   all_for<float>(cx, out);
-  all_for<double>(cx, out);
+  if (!cx.float_only) all_for<double>(cx, out);
   return out;
 }
 

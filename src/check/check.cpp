@@ -46,6 +46,10 @@ const char* check_usage =
     "  --rope-config SPEC   RoPE configuration to check, PAIRING:THETA:DIMS, e.g.\n"
     "                       halves:500000:128 or adjacent:10000:16,56,56 (repeatable;\n"
     "                       default: text 64/128 in both conventions and FLUX.1)\n"
+    "  --accuracy CLASS     the kernel's arithmetic is coarser than its interface:\n"
+    "                       float16 or bfloat16 (inputs stored in that format,\n"
+    "                       float32 accumulation) or float16-accumulation; the laws\n"
+    "                       use that format's unit roundoff (docs/check.md)\n"
     "  --law ID             run only the laws whose id starts with ID\n"
     "  --case K             run only case K (with --law: replays a failure)\n"
     "  --mutation           every LIB given is a deliberately wrong plugin; write\n"
@@ -125,16 +129,34 @@ struct run_output {
   std::vector<std::string> all_laws;  ///< base ids of every law of the library
 };
 
+void run_laws(const context& cx, run_output& o) {
+  json sweep = json::array(), diagnosis = json::array();
+  if (cx.lib.has_attention)
+    for (auto& r : attention_laws(cx)) o.laws.push_back(std::move(r));
+  if (cx.lib.has_rope)
+    for (auto& r : rope_laws(cx, sweep, diagnosis)) o.laws.push_back(std::move(r));
+  if (cx.lib.has_sinusoid)
+    for (auto& r : sinusoid_laws(cx)) o.laws.push_back(std::move(r));
+  for (const auto& kv : sweep.items()) o.sweep.push(kv.second);
+  for (const auto& kv : diagnosis.items()) o.diagnosis.push(kv.second);
+}
+
 run_output run_all(context& cx) {
   run_output o;
   o.lib = cx.lib;
   auto t0 = std::chrono::steady_clock::now();
-  if (cx.lib.has_attention)
-    for (auto& r : attention_laws(cx)) o.laws.push_back(std::move(r));
-  if (cx.lib.has_rope)
-    for (auto& r : rope_laws(cx, o.sweep, o.diagnosis)) o.laws.push_back(std::move(r));
-  if (cx.lib.has_sinusoid)
-    for (auto& r : sinusoid_laws(cx)) o.laws.push_back(std::move(r));
+  // the accuracy class: --accuracy, else what a version-2 plugin declares
+  if (!cx.accuracy_given) cx.accuracy = parse_accuracy(cx.lib.accuracy);
+  run_laws(cx, o);
+  if (cx.lib.abi_version >= 2)  // the 16-bit dtypes: the float32 laws in that format's accuracy
+    for (pv_dtype w : {PV_F16, PV_BF16}) {
+      context c16 = cx;
+      c16.wire = w;
+      c16.float_only = true;
+      const accuracy_class fmt = parse_accuracy(w == PV_F16 ? "float16" : "bfloat16");
+      if (c16.accuracy.u < fmt.u) c16.accuracy = fmt;
+      run_laws(c16, o);
+    }
   o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   for (const auto& r : o.laws)
     if (std::find(o.all_laws.begin(), o.all_laws.end(), r.base_id) == o.all_laws.end())
@@ -176,6 +198,7 @@ json report_json(const context& cx, const run_output& o, const json& regressions
   opt.set("timeout_ms", json::integer(cx.ro.timeout_ms));
   opt.set("memory_limit_bytes", json::integer(static_cast<long>(cx.ro.memory_limit)));
   opt.set("min_cases", json::integer(cx.min_cases));
+  opt.set("accuracy", json::string(cx.accuracy.name.empty() ? "dtype" : cx.accuracy.name));
   j.set("options", opt);
   std::map<std::string, int> count;
   for (const auto& r : o.laws) count[r.verdict]++;
@@ -293,7 +316,10 @@ int run_mutation(context& cx, const std::vector<std::string>& libs, const std::s
   std::string md = "# posverify mutation score\n\nEach mutant is a deliberately wrong plugin (plugins/mutants/). "
                    "It is caught when at least one law fails on it; the table names the first law that "
                    "failed (in the order the laws run), after how many cases, and the finding. Seed " +
-                   std::to_string(cx.seed) + ", " + std::to_string(cx.cases) + " cases per law.\n\n"
+                   std::to_string(cx.seed) + ", " + std::to_string(cx.cases) + " cases per law. A mutant "
+                   "built against ABI version 2 is also called with float16 and bfloat16 buffers (laws "
+                   "`[float16]`, `[bfloat16]`); a sibling of a low-precision panel member declares the "
+                   "member's accuracy class (shown beside its name) and is judged on those terms.\n\n"
                    "| mutant | caught by | cases | finding | laws failed | every law that failed |\n|---|---|---|---|---|---|\n";
   int caught = 0;
   std::string diagnoses;
@@ -313,7 +339,9 @@ int run_mutation(context& cx, const std::vector<std::string>& libs, const std::s
       std::cout << "  ??    " << name << ": " << e.what() << "\n";
       continue;
     }
+    if (!cx.accuracy_given) cx.accuracy = accuracy_class{};  // run_all reads the plugin's own
     auto o = run_all(cx);
+    const std::string acc = cx.accuracy.name.empty() ? "dtype" : cx.accuracy.name;
     const law_result* first = nullptr;
     int nfail = 0;
     std::vector<std::string> bases;  // every law (without dtype/config) that failed
@@ -331,6 +359,7 @@ int run_mutation(context& cx, const std::vector<std::string>& libs, const std::s
     }
     row.set("laws_that_failed", laws_j);
     row.set("mutant", json::string(name));
+    row.set("accuracy", json::string(acc));
     row.set("caught", json::boolean(first != nullptr));
     row.set("caught_by", first ? json::string(first->id) : json());
     row.set("cases", first ? json::integer(first->cases) : json());
@@ -345,7 +374,7 @@ int run_mutation(context& cx, const std::vector<std::string>& libs, const std::s
     row.set("seconds", json::number(secs));
     rows.push(row);
     if (first) ++caught;
-    md += "| " + text::markdown_code(name) + " | " + (first ? "`" + first->id + "`" : std::string("**survived**")) + " | " +
+    md += "| " + text::markdown_code(name) + (acc == "dtype" ? "" : " (accuracy " + acc + ")") + " | " + (first ? "`" + first->id + "`" : std::string("**survived**")) + " | " +
           (first ? std::to_string(first->cases) : "—") + " | " + markdown_cell(first ? first->finding : "—") + " | " +
           std::to_string(nfail) + " of " + std::to_string(o.laws.size()) + " | " + (also.empty() ? "—" : also) + " |\n";
     if (first)
@@ -374,12 +403,133 @@ int run_mutation(context& cx, const std::vector<std::string>& libs, const std::s
   return caught == int(libs.size()) && !libs.empty() ? 0 : 1;
 }
 
+/// The panel of correct implementations (plugins/panel/, docs/check.md): every
+/// law must pass on every member, at every seed and both position ranges;
+/// panel.md/.json give each law's worst error/tolerance ratio across the panel
+/// (how close to a false alarm the rules run; the target is <= 0.5).
+int run_panel(context& cx, const std::vector<std::string>& libs, const std::string& out_dir, int seeds,
+              const std::vector<double>& max_positions) {
+  struct worst {
+    double ratio = 0;
+    std::string where;
+    int runs = 0, failed = 0;
+  };
+  json rows = json::array();
+  std::string md = "# posverify panel of correct implementations\n\nEach member is a correct kernel written the "
+                   "way a real library writes it (plugins/panel/, and the built-in flash_float); each has a "
+                   "wrong sibling in the mutation suite. Every law must pass on every member. The ratio is the "
+                   "largest error/tolerance of the law over every dtype, configuration, seed (" +
+                   std::to_string(seeds) + " seeds from " + std::to_string(cx.seed) + ", " +
+                   std::to_string(cx.cases) + " cases per law) and position range (--max-position";
+  for (double m : max_positions) md += " " + to_decimal(m);
+  md += "): how close the rules run to a false alarm. Target: at most 0.5.\n\n";
+  int false_alarms = 0, above_target = 0;
+  const std::uint64_t seed0 = cx.seed;
+  for (const auto& given : libs) {
+    // LIB.so@CLASS: a member whose arithmetic is coarser than its interface (--accuracy CLASS)
+    const auto at = given.rfind('@');
+    const std::string lib = given.substr(0, at);
+    try {
+      cx.accuracy = parse_accuracy(at == std::string::npos ? "" : given.substr(at + 1));
+      cx.accuracy_given = at != std::string::npos;
+    } catch (const std::invalid_argument& e) {
+      throw usage_error(std::string(e.what()) + " (in --panel entry '" + given + "')");
+    }
+    try {
+      cx.lib = probe_library(lib, cx.ro.timeout_ms);
+    } catch (const load_error& e) {
+      std::cerr << "posverify: " << e.what() << "\n";
+      return 2;
+    }
+    std::map<std::string, worst> per_law;
+    std::vector<std::string> order, failures;
+    for (double mp : max_positions)
+      for (int s = 0; s < seeds; ++s) {
+        cx.seed = seed0 + std::uint64_t(s);
+        cx.max_position = mp;
+        auto o = run_all(cx);
+        for (const auto& r : o.laws) {
+          if (r.verdict != "passed" && r.verdict != "failed") continue;
+          if (!per_law.count(r.base_id)) order.push_back(r.base_id);
+          auto& w = per_law[r.base_id];
+          ++w.runs;
+          if (r.verdict == "failed") {
+            ++w.failed;
+            failures.push_back(r.id + " (seed " + std::to_string(cx.seed) + ", --max-position " + to_decimal(mp) +
+                               "): " + r.finding);
+          }
+          if (r.has_worst && r.worst_bound > 0) {
+            const double q = convert<double>(hp(r.worst_error / r.worst_bound));
+            if (q >= w.ratio) {
+              w.ratio = q;
+              w.where = r.id + ", seed " + std::to_string(cx.seed) + ", --max-position " + to_decimal(mp);
+            }
+          }
+        }
+      }
+    cx.seed = seed0;
+    json row = json::object();
+    row.set("member", json::string(cx.lib.name));
+    row.set("library", json::string(lib));
+    row.set("accuracy", json::string(cx.accuracy.name.empty() ? "dtype" : cx.accuracy.name));
+    json laws = json::array();
+    md += "## `" + cx.lib.name + "`" + (cx.accuracy.name.empty() ? "" : " (--accuracy " + cx.accuracy.name + ")") +
+          "\n\n| law | runs | failed | worst error / tolerance | where |\n|---|---|---|---|---|\n";
+    for (const auto& id : order) {
+      const auto& w = per_law[id];
+      char q[32];
+      std::snprintf(q, sizeof q, "%.3g", w.ratio);
+      json l = json::object();
+      l.set("law", json::string(id));
+      l.set("runs", json::integer(w.runs));
+      l.set("failed", json::integer(w.failed));
+      l.set("worst_ratio", json::number(to_decimal(w.ratio)));
+      l.set("where", json::string(w.where));
+      laws.push(l);
+      if (w.ratio > 0.5) ++above_target;
+      md += "| `" + id + "` | " + std::to_string(w.runs) + " | " + std::to_string(w.failed) + " | " + q +
+            (w.ratio > 0.5 ? " (above 0.5)" : "") + " | " + markdown_cell(w.where) + " |\n";
+    }
+    row.set("laws", laws);
+    json fj = json::array();
+    for (const auto& f : failures) fj.push(json::string(f));
+    row.set("false_alarms", fj);
+    rows.push(row);
+    false_alarms += int(failures.size());
+    if (!failures.empty()) {
+      md += "\nFalse alarms:\n\n";
+      for (const auto& f : failures) md += "- " + markdown_cell(f) + "\n";
+    }
+    md += "\n";
+    std::cout << (failures.empty() ? "  passed  " : "  FALSE ALARM  ") << cx.lib.name << "\n";
+    for (const auto& f : failures) std::cout << "        " << f << "\n";
+  }
+  md += "False alarms: " + std::to_string(false_alarms) + "; laws above the 0.5 target: " +
+        std::to_string(above_target) + ".\n";
+  json j = json::object();
+  j.set("tool", json::string("posverify"));
+  j.set("version", json::string(POSVERIFY_VERSION));
+  j.set("seed", json::string(std::to_string(seed0)));
+  j.set("seeds", json::integer(seeds));
+  j.set("cases", json::integer(cx.cases));
+  j.set("false_alarms", json::integer(false_alarms));
+  j.set("laws_above_target", json::integer(above_target));
+  j.set("members", rows);
+  ensure_dir(out_dir);
+  write_file_atomic(out_dir + "/panel.json", j.dump());
+  write_file_atomic(out_dir + "/panel.md", md);
+  std::cout << "panel: " << libs.size() << " members, " << false_alarms << " false alarms, " << above_target
+            << " laws above the 0.5 target; wrote " << out_dir << "/panel.md and " << out_dir << "/panel.json\n";
+  return false_alarms == 0 ? 0 : 1;
+}
+
 int run(const std::vector<std::string>& args) {
   context cx;
   install_signal_handlers();  // SIGINT/SIGTERM: kill the plugin's process group first
   int min_cases = -1;
   std::string impl, out_dir = "reports", baseline, save_baseline;
-  bool mutation = false, seed_set = false, cases_set = false, maxpos_set = false;
+  bool mutation = false, panel = false, seed_set = false, cases_set = false, maxpos_set = false;
+  int seeds = 1;
   unsigned bits = 128;
   std::vector<std::string> libs;
   for (std::size_t i = 0; i < args.size(); ++i) {
@@ -399,6 +549,16 @@ int run(const std::vector<std::string>& args) {
     else if (a == "--law") cx.only_law = value();
     else if (a == "--case") cx.only_case = int(parse_u64(a, value(), 0, 1000000));
     else if (a == "--mutation") mutation = true;
+    else if (a == "--panel") panel = true;
+    else if (a == "--seeds") seeds = int(parse_u64(a, value(), 1, 10000));
+    else if (a == "--accuracy") {
+      try {
+        cx.accuracy = parse_accuracy(value());
+        cx.accuracy_given = true;
+      } catch (const std::invalid_argument& e) {
+        throw usage_error(e.what());
+      }
+    }
     else if (a == "--rope-config") {
       try {
         cx.rope_configs.push_back(parse_rope_config(value()));
@@ -406,7 +566,7 @@ int run(const std::vector<std::string>& args) {
         throw usage_error(e.what());
       }
     }
-    else if (!a.empty() && a[0] != '-' && mutation) libs.push_back(a);
+    else if (!a.empty() && a[0] != '-' && (mutation || panel)) libs.push_back(a);
     else throw usage_error("check: unknown option '" + a + "'");
   }
   ref::set_precision_bits(bits);
@@ -415,6 +575,12 @@ int run(const std::vector<std::string>& args) {
     if (!impl.empty()) libs.insert(libs.begin(), impl);
     if (libs.empty()) throw usage_error("--mutation needs at least one library");
     return run_mutation(cx, libs, out_dir);
+  }
+  if (panel) {
+    if (!impl.empty()) libs.insert(libs.begin(), impl);
+    if (libs.empty()) throw usage_error("--panel needs at least one library");
+    return run_panel(cx, libs, out_dir, seeds,
+                     maxpos_set ? std::vector<double>{cx.max_position} : std::vector<double>{8192, 131072});
   }
   if (impl.empty()) throw usage_error("check: --impl LIB.so is required");
   struct baseline base;

@@ -11,6 +11,12 @@
 
 namespace pv::check {
 
+/// A probe call: d rows, row j the unit vector e_j, every row at position pos1.
+call rope_probe(const rope_cfg& rc, pv_dtype t, const std::vector<double>& pos1);
+
+/// The d x d matrix returned by a probe call (row j = R e_j), as doubles.
+std::vector<std::vector<double>> probe_rows(const result& r, pv_dtype t, std::size_t d);
+
 /// Returns {config, dtype, findings: [...], pairs, message}; message reads
 /// e.g. "you asked for split halves with speeds theta^(-2i/d); it rotates
 /// adjacent pairs with speeds theta^(-i/d)".

@@ -3,14 +3,48 @@
 #include "posverify/text.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
 
 namespace pv::check {
+
+accuracy_class parse_accuracy(const std::string& name) {
+  accuracy_class a;
+  a.name = name;
+  if (name == "float16" || name == "float16-accumulation") {
+    a.precision = 11;
+    a.emin = -14;
+    a.max = 65504;
+    a.accumulate = name == "float16-accumulation";
+  } else if (name == "bfloat16") {
+    a.precision = 8;
+    a.emin = -126;
+    a.max = 0x1.fep127;
+  } else if (name == "float32" || name.empty()) {
+    return accuracy_class{};
+  } else {
+    throw std::invalid_argument("--accuracy: '" + name +
+                                "' is not an accuracy class (float32, float16, bfloat16, float16-accumulation)");
+  }
+  a.u = std::ldexp(1.0, -a.precision);
+  return a;
+}
+
+double round_to_format(double x, const accuracy_class& a) {
+  if (a.precision == 0 || x == 0 || !std::isfinite(x)) return x;
+  const int e = std::max(std::ilogb(x), a.emin);  // subnormals share the smallest normal's spacing
+  const double q = std::ldexp(1.0, e - a.precision + 1);
+  const double r = std::nearbyint(x / q) * q;  // the default rounding mode: to nearest, ties to even
+  return std::abs(r) > a.max ? std::copysign(INFINITY, x) : r;
+}
 
 law_run::law_run(const context& cx, std::string base_id, std::string dtype, std::string config,
                  std::string law, std::string tolerance)
     : cx_(cx) {
   r_.base_id = std::move(base_id);
   r_.dtype = std::move(dtype);
+  if (cx.wire != PV_F32 && r_.dtype == "float32") r_.dtype = cx.wire == PV_F16 ? "float16" : "bfloat16";
   r_.config = std::move(config);
   r_.id = r_.base_id + "[" + (r_.config.empty() ? "" : r_.config + "/") + r_.dtype + "]";
   r_.law = std::move(law);
@@ -29,15 +63,56 @@ std::vector<int> law_run::case_indices() const {
   return v;
 }
 
+namespace {
+
+/// float32 bytes -> 16-bit values of dtype t (rounded to nearest even), and back.
+std::vector<unsigned char> narrow(const std::vector<unsigned char>& b, pv_dtype t) {
+  std::vector<unsigned char> r(b.size() / 2);
+  for (std::size_t i = 0; i + 4 <= b.size(); i += 4) {
+    float f;
+    std::memcpy(&f, b.data() + i, 4);
+    const std::uint16_t h = to_16bit(t, f);
+    std::memcpy(r.data() + i / 2, &h, 2);
+  }
+  return r;
+}
+
+std::vector<unsigned char> widen(const std::vector<unsigned char>& b, pv_dtype t) {
+  std::vector<unsigned char> r(b.size() * 2);
+  for (std::size_t i = 0; i + 2 <= b.size(); i += 2) {
+    std::uint16_t h;
+    std::memcpy(&h, b.data() + i, 2);
+    const float f = static_cast<float>(from_16bit(t, h));
+    std::memcpy(r.data() + 2 * i, &f, 4);
+  }
+  return r;
+}
+
+}  // namespace
+
 void law_run::run() {
   std::vector<call> todo(calls_.begin() + static_cast<long>(res_.size()), calls_.end());
+  const bool wire = cx_.wire != PV_F32;
+  if (wire)  // the float32 law's buffers travel as 16-bit values
+    for (auto& c : todo)
+      if (c.t == PV_F32) {
+        c.t = cx_.wire;
+        c.a = narrow(c.a, c.t);
+        c.b = narrow(c.b, c.t);
+        c.c = narrow(c.c, c.t);
+      }
   auto more = run_batch(cx_.lib, todo, cx_.ro);
-  for (auto& m : more) res_.push_back(std::move(m));
+  for (std::size_t i = 0; i < more.size(); ++i) {
+    if (wire && todo[i].t == cx_.wire) more[i].out = widen(more[i].out, cx_.wire);
+    res_.push_back(std::move(more[i]));
+  }
 }
 
 std::string law_run::replay_of(int k) const {
   return cx_.program + " check --impl " + text::shell_quote(cx_.lib.given) + " --seed " + std::to_string(cx_.seed) +
-         " --max-position " + to_decimal(cx_.max_position) + rope_flags() + " --law '" + r_.id +
+         " --max-position " + to_decimal(cx_.max_position) + rope_flags() +
+         (cx_.accuracy_given ? " --accuracy " + (cx_.accuracy.name.empty() ? std::string("float32") : cx_.accuracy.name)
+                             : std::string()) + " --law '" + r_.id +
          "' --case " + std::to_string(k);
 }
 

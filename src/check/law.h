@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <string>
 #include <utility>
@@ -21,6 +22,25 @@ namespace pv::check {
 
 inline hp hmax(const hp& a, const hp& b) { return a < b ? b : a; }
 inline hp hmin(const hp& a, const hp& b) { return b < a ? b : a; }
+
+/// A declared accuracy class (--accuracy): the kernel stores its inputs in a
+/// 16-bit format (float16 or bfloat16) and accumulates in float32, or (for
+/// float16-accumulation) rounds every operation to float16.
+struct accuracy_class {
+  std::string name;         ///< "" (none), float16, bfloat16, float16-accumulation
+  double u = 0;             ///< unit roundoff of the format (0: none declared)
+  int precision = 0;        ///< significand bits: 11 (float16), 8 (bfloat16)
+  int emin = 0;             ///< exponent of the smallest normal: -14, -126
+  double max = 0;           ///< largest finite value: 65504, 3.3895e38
+  bool accumulate = false;  ///< every operation rounded to the format, not only storage
+};
+
+/// The accuracy class named by --accuracy; throws std::invalid_argument naming the value.
+accuracy_class parse_accuracy(const std::string& name);
+
+/// x rounded to nearest (ties to even) in a's format, subnormals included;
+/// +-infinity past its largest finite value.
+double round_to_format(double x, const accuracy_class& a);
 
 struct context {
   impl_info lib;
@@ -33,7 +53,28 @@ struct context {
   int min_cases = 1;     ///< fewer evaluated cases (the rest declined): insufficient
   std::string program = "posverify";
   std::vector<rope_cfg> rope_configs;  ///< empty: the default set (rope_model.h)
+  accuracy_class accuracy;  ///< declared with --accuracy (default: the dtype's own)
+  bool accuracy_given = false;  ///< --accuracy was given (it overrides the plugin's pv_impl.accuracy)
+  /// ABI version 2: the float32 laws send their buffers as this dtype
+  /// (PV_F16 or PV_BF16: inputs rounded into it, outputs read back), with
+  /// `accuracy` at least that format's; PV_F32 otherwise.
+  pv_dtype wire = PV_F32;
+  bool float_only = false;  ///< run the float32 laws only (the 16-bit runs)
 };
+
+/// The unit roundoff the laws use for dtype T: T's own, or that of a coarser
+/// declared accuracy class (a kernel whose interface is wider than its arithmetic).
+template <class T>
+hp law_u(const context& cx) {
+  const hp u = convert<hp>(unit_roundoff<T>()), a = convert<hp>(cx.accuracy.u);
+  return a > u ? a : u;
+}
+
+/// gamma_n = n u / (1 - n u) at the unit roundoff u (infinite when n u >= 1).
+inline hp gamma_at(long n, const hp& u) {
+  const hp nu = hp(static_cast<double>(n)) * u;
+  return nu < 1 ? hp(nu / (1 - nu)) : hp(std::numeric_limits<double>::infinity());
+}
 
 /// The outcome of one law on one dtype (and RoPE configuration).
 struct law_result {

@@ -48,9 +48,60 @@ struct rotated {
   matrix<hp> tol;
 };
 
+/// The speeds the kernel turns by, read from one probe per axis (identity
+/// rows at position 1 on that axis); on a failed probe, the requested ones.
+template <class T>
+kernel_speeds measure_speeds(const context& cx, const rope_cfg& rc) {
+  const std::size_t d = std::size_t(rc.c.head_dim), na = std::size_t(rc.c.n_axes);
+  kernel_speeds ks;
+  ks.w.assign(na, std::vector<double>(d, 0.0));
+  ks.partner.resize(d);
+  std::vector<call> calls;
+  for (std::size_t a = 0; a < na; ++a) {
+    std::vector<double> e(na, 0.0);
+    e[a] = 1;
+    calls.push_back(rope_probe(rc, dtype_of<T>(), e));
+  }
+  auto res = run_batch(cx.lib, calls, cx.ro);
+  bool ok = true;
+  for (const auto& r : res) ok = ok && r.st == status::ok;
+  if (!ok) {
+    const auto L = reference_layout(rc.c);
+    for (const auto& p : L.pairs) {
+      ks.w[p.axis][p.a] = ks.w[p.axis][p.b] = convert<double>(p.speed);
+      ks.partner[p.a] = p.b;
+      ks.partner[p.b] = p.a;
+    }
+    return ks;
+  }
+  ks.measured = true;
+  std::vector<double> best(d, 0.0);
+  for (std::size_t c = 0; c < d; ++c) ks.partner[c] = c;
+  for (std::size_t a = 0; a < na; ++a) {
+    auto M = probe_rows(res[a], dtype_of<T>(), d);
+    for (std::size_t c = 0; c < d; ++c) {
+      double off = 0;
+      for (std::size_t j = 0; j < d; ++j)
+        if (j != c) {
+          off += M[c][j] * M[c][j];
+          if (std::abs(M[c][j]) > best[c]) {
+            best[c] = std::abs(M[c][j]);
+            ks.partner[c] = j;
+          }
+        }
+      ks.w[a][c] = std::atan2(std::sqrt(off), M[c][c]);
+    }
+  }
+  return ks;
+}
+
+/// Rotated rows, their reference (the requested configuration), and the
+/// per-component tolerances: of `reference` (the requested model), or of the
+/// rotation laws when the kernel's own speeds are given.
 template <class T>
 rotated<T> evaluate(const rope_layout<hp>& L, const rope_cfg& rc, const matrix<T>& x,
-                    const std::vector<double>& pos, const std::vector<unsigned char>& out) {
+                    const std::vector<double>& pos, const std::vector<unsigned char>& out,
+                    const hp& u, const kernel_speeds* ks = nullptr) {
   rotated<T> r;
   r.y = from_bytes<T>(out, x.rows, x.cols);
   r.ref = matrix<hp>(x.rows, x.cols);
@@ -59,7 +110,8 @@ rotated<T> evaluate(const rope_layout<hp>& L, const rope_cfg& rc, const matrix<T
   for (std::size_t i = 0; i < x.rows; ++i) {
     for (std::size_t j = 0; j < x.cols; ++j) r.ref(i, j) = convert<hp>(x(i, j));
     rope_rotate(L, pos.data() + i * na, r.ref.row(i));
-    auto t = component_tolerance<T>(L, rc.c, pos.data() + i * na, x.row(i));
+    auto t = ks ? rotation_tolerance<T>(*ks, pos.data() + i * na, x.row(i), u)
+                : component_tolerance<T>(L, rc.c, pos.data() + i * na, x.row(i), u);
     for (std::size_t j = 0; j < x.cols; ++j) r.tol(i, j) = t[j];
   }
   return r;
@@ -96,7 +148,8 @@ bool check_rows_vs_ref(law_run& Lr, int k, const rotated<T>& R, const std::strin
 /// evaluates it.
 template <class T, class Make, class Check>
 law_result simple_law(const context& cx, const rope_cfg& rc, const std::string& id,
-                      const std::string& law, const std::string& tol, Make make, Check check) {
+                      const std::string& law, const std::string& tol, const kernel_speeds* speeds,
+                      Make make, Check check) {
   law_run Lr(cx, id, type_name<T>(), rc.name, law, tol);
   if (!Lr.selected()) return Lr.finish();
   const auto L = reference_layout(rc.c);
@@ -115,7 +168,7 @@ law_result simple_law(const context& cx, const rope_cfg& rc, const std::string& 
   Lr.run();
   auto describe_case = [&](std::size_t i) { return describe_rows(rc, xs[i], ps[i]); };
   Lr.each_case(ks, 1, describe_case, [&](std::size_t i, const describer& desc) {
-    auto R = evaluate<T>(L, rc, xs[i], ps[i], Lr.results()[i].out);
+    auto R = evaluate<T>(L, rc, xs[i], ps[i], Lr.results()[i].out, law_u<T>(cx), speeds);
     return check(Lr, ks[i], xs[i], ps[i], R, desc);
   });
   return Lr.finish();
@@ -124,13 +177,13 @@ law_result simple_law(const context& cx, const rope_cfg& rc, const std::string& 
 /// Relative-position laws: rows [q@m, k@n, q@m2, k@n2] with m - n = m2 - n2
 /// (per axis); the exact dot products of the rotated pairs must agree.
 template <class T, class Positions>
-law_result relative_law(const context& cx, const rope_cfg& rc, const std::string& id,
-                        const std::string& law, Positions positions) {
+law_result relative_law(const context& cx, const rope_cfg& rc, const kernel_speeds& speeds,
+                        const std::string& id, const std::string& law, Positions positions) {
   return simple_law<T>(
       cx, rc, id, law,
       "|q'(m).k'(n) - q'(m2).k'(n2)| <= sum over both dot products of sum_c (|a_c| + t_a,c) "
       "t_b,c + (|b_c| + t_b,c) t_a,c (dots computed exactly in MPFR from the returned rows), "
-      "with t from the angle model: " + model_rule(),
+      "with t the rotation tolerance: " + rotation_rule(), &speeds,
       [&](rng& g, int k, matrix<T>& x, std::vector<double>& pos) {
         const std::size_t d = std::size_t(rc.c.head_dim);
         auto q = random_heads<T>(g, 1, d), kk = random_heads<T>(g, 1, d);
@@ -154,11 +207,11 @@ law_result relative_law(const context& cx, const rope_cfg& rc, const std::string
 }
 
 template <class T>
-law_result law_composition(const context& cx, const rope_cfg& rc) {
+law_result law_composition(const context& cx, const rope_cfg& rc, const kernel_speeds& speeds) {
   law_run Lr(cx, "rope.composition", type_name<T>(), rc.name,
              "rotating by a and then by b equals rotating by a + b: R(b) R(a) x = R(a + b) x",
              "|R(b)(R(a)x) - R(a+b)x| <= 2 max(t_a) + t_b + t_{a+b} per pair (t_a of R(a)x, "
-             "carried unchanged in norm by the rotation R(b)); " + model_rule());
+             "carried unchanged in norm by the rotation R(b)); " + rotation_rule());
   if (!Lr.selected()) return Lr.finish();
   const auto L = reference_layout(rc.c);
   const std::size_t na = std::size_t(rc.c.n_axes), d = std::size_t(rc.c.head_dim);
@@ -187,7 +240,7 @@ law_result law_composition(const context& cx, const rope_cfg& rc) {
   std::vector<rotated<T>> first(ks.size());
   for (std::size_t i = 0; i < ks.size(); ++i) {
     if (Lr.results()[i].st != status::ok) continue;
-    first[i] = evaluate<T>(L, rc, xs[i], pa[i], Lr.results()[i].out);
+    first[i] = evaluate<T>(L, rc, xs[i], pa[i], Lr.results()[i].out, law_u<T>(cx), &speeds);
     second[i] = Lr.add(rope_call(rc.c, first[i].y, pb[i]));
     Lr.add(rope_call(rc.c, xs[i], pab[i]));
   }
@@ -202,13 +255,14 @@ law_result law_composition(const context& cx, const rope_cfg& rc) {
       if (Lr.failed()) break;
       continue;
     }
-    auto Rb = evaluate<T>(L, rc, first[i].y, pb[i], Lr.results()[second[i]].out);
-    auto Rab = evaluate<T>(L, rc, xs[i], pab[i], Lr.results()[second[i] + 1].out);
+    auto Rb = evaluate<T>(L, rc, first[i].y, pb[i], Lr.results()[second[i]].out, law_u<T>(cx), &speeds);
+    auto Rab = evaluate<T>(L, rc, xs[i], pab[i], Lr.results()[second[i] + 1].out, law_u<T>(cx), &speeds);
     bool ok = true;
     for (std::size_t r = 0; r < xs[i].rows && ok; ++r)
-      for (const auto& p : L.pairs) {
-        hp ta = hmax(first[i].tol(r, p.a), first[i].tol(r, p.b));
-        for (std::size_t c : {p.a, p.b}) {
+      for (std::size_t c0 = 0; c0 < d; ++c0) {
+        const std::size_t c1 = speeds.partner[c0];
+        hp ta = hmax(first[i].tol(r, c0), first[i].tol(r, c1));
+        for (std::size_t c : {c0}) {
           hp tol = 2 * ta + Rb.tol(r, c) + Rab.tol(r, c);
           ok = Lr.within(ks[i], abs(convert<hp>(Rb.y(r, c)) - convert<hp>(Rab.y(r, c))), tol,
                          "row " + std::to_string(r) + " component " + std::to_string(c) +
@@ -226,11 +280,11 @@ law_result law_composition(const context& cx, const rope_cfg& rc) {
 }
 
 template <class T>
-law_result law_attention_translation(const context& cx, const rope_cfg& rc) {
+law_result law_attention_translation(const context& cx, const rope_cfg& rc, const kernel_speeds& speeds) {
   const std::string tol_rule =
       "per output entry, sum over both runs of (e^{2D_i} - 1) e^{2D_i} sum_j p_ij |x_jc| where "
       "D_i = max_j (dot-product error bound of rows i, j) / sqrt(d) (attention itself computed "
-      "exactly in MPFR from the returned rows, so only the rotation errors count); " + model_rule();
+      "exactly in MPFR from the returned rows, so only the rotation errors count); " + rotation_rule();
   law_run Lr(cx, "rope.attention_translation", type_name<T>(), rc.name,
              "RoPE self-attention (queries and keys rotated, values not) is unchanged when every "
              "position moves by the same shift s",
@@ -266,7 +320,7 @@ law_result law_attention_translation(const context& cx, const rope_cfg& rc) {
   const hp rs = hp(1) / sqrt(hp(double(d)));
   auto describe_case = [&](std::size_t i) { return describe_rows(rc, x2s[i], ps[i]); };
   Lr.each_case(ks, 1, describe_case, [&](std::size_t i, const describer& desc) {
-    auto R = evaluate<T>(L, rc, x2s[i], ps[i], Lr.results()[i].out);
+    auto R = evaluate<T>(L, rc, x2s[i], ps[i], Lr.results()[i].out, law_u<T>(cx), &speeds);
     const std::size_t n = xs[i].rows;
     auto V = convert_matrix<hp>(xs[i]);
     matrix<hp> outs[2], bounds[2];
@@ -319,12 +373,13 @@ void laws_for(const context& cx, const rope_cfg& rc, std::vector<law_result>& ou
   const std::size_t na = std::size_t(rc.c.n_axes), d = std::size_t(rc.c.head_dim);
   const long P = max_pos(cx);
   const bool flux = na > 1;
+  const kernel_speeds speeds = measure_speeds<T>(cx, rc);  // for the rotation laws
   // agreement with the reference
   out.push_back(simple_law<T>(
       cx, rc, "rope.reference",
       "the rotation agrees with the high-precision (MPFR) RoPE of the requested configuration "
       "(pairs, ladder theta^(-2k/axes_dim[a]) per axis, positions up to --max-position)",
-      model_rule(),
+      model_rule(), nullptr,
       [&](rng& g, int, matrix<T>& x, std::vector<double>& pos) {
         const std::size_t n = std::size_t(g.range(1, 4));
         x = random_heads<T>(g, n, d);
@@ -339,8 +394,9 @@ void laws_for(const context& cx, const rope_cfg& rc, std::vector<law_result>& ou
   out.push_back(simple_law<T>(
       cx, rc, flux ? "rope.flux.text_ids_identity" : "rope.identity_at_zero",
       flux ? "text tokens (ids (0, 0, 0)) are left unchanged" : "the rotation at position 0 is the identity",
-      "|R(0)x - x| <= (|x_a| + |x_b|) 5u per component (cos 0 and sin 0 with one ulp each, the "
-      "rotation's products and sum)",
+      "|R(0)x - x| <= (|x_c| + |x_c'|) 5u per component, c' the component c turns into "
+      "(measured) (cos 0 and sin 0 with one ulp each, the rotation's products and sum)",
+      &speeds,
       [&](rng& g, int, matrix<T>& x, std::vector<double>& pos) {
         const std::size_t n = std::size_t(g.range(1, 4));
         x = random_heads<T>(g, n, d);
@@ -360,8 +416,10 @@ void laws_for(const context& cx, const rope_cfg& rc, std::vector<law_result>& ou
   // norm preservation
   out.push_back(simple_law<T>(
       cx, rc, "rope.norm_preservation", "the rotation preserves the norm of every head vector",
-      "| |R(m)x| - |x| | <= sqrt(sum_c e_c^2), e_c = (|x_a| + |x_b|) 5u (a rotation by a "
-      "wrong angle keeps the norm, so only cos/sin and the rotation's own roundings count)",
+      "| |R(m)x| - |x| | <= sqrt(sum_c e_c^2), e_c = (|x_c| + |x_c'|) 5u, c' the component c "
+      "turns into (measured) (a rotation by any angle keeps the norm, so only cos/sin and the "
+      "rotation's own roundings count, whatever the speeds)",
+      &speeds,
       [&](rng& g, int, matrix<T>& x, std::vector<double>& pos) {
         const std::size_t n = std::size_t(g.range(1, 4));
         x = random_heads<T>(g, n, d);
@@ -370,17 +428,14 @@ void laws_for(const context& cx, const rope_cfg& rc, std::vector<law_result>& ou
       },
       [&](law_run& Lr, int k, const matrix<T>& x, const std::vector<double>&, const rotated<T>& R,
           const std::function<std::string()>& desc) {
-        const hp u = convert<hp>(unit_roundoff<T>());
-        const auto L = reference_layout(rc.c);
+        const hp u = law_u<T>(cx);
         for (std::size_t i = 0; i < x.rows; ++i) {
           hp n0 = 0, n1 = 0, e2 = 0;
           for (std::size_t c = 0; c < x.cols; ++c) {
             n0 += convert<hp>(x(i, c)) * convert<hp>(x(i, c));
             n1 += convert<hp>(R.y(i, c)) * convert<hp>(R.y(i, c));
-          }
-          for (const auto& p : L.pairs) {
-            hp e = (abs(convert<hp>(x(i, p.a))) + abs(convert<hp>(x(i, p.b)))) * 5 * u;
-            e2 += 2 * e * e;
+            hp e = (abs(convert<hp>(x(i, c))) + abs(convert<hp>(x(i, speeds.partner[c])))) * 5 * u;
+            e2 += e * e;
           }
           if (!Lr.within(k, abs(sqrt(n1) - sqrt(n0)), sqrt(e2),
                          "row " + std::to_string(i) + ": |R(m)x| = " + ref::to_decimal(sqrt(n1), 20) +
@@ -392,7 +447,7 @@ void laws_for(const context& cx, const rope_cfg& rc, std::vector<law_result>& ou
       }));
   // shift invariance of q.k (every axis shifted together)
   out.push_back(relative_law<T>(
-      cx, rc, "rope.shift_invariance",
+      cx, rc, speeds, "rope.shift_invariance",
       "q'(m).k'(n) depends only on m - n: shifting both positions by s (on every axis) changes "
       "nothing",
       [&](rng& g, int) {
@@ -406,11 +461,11 @@ void laws_for(const context& cx, const rope_cfg& rc, std::vector<law_result>& ou
         }
         return pos;
       }));
-  out.push_back(law_composition<T>(cx, rc));
-  out.push_back(law_attention_translation<T>(cx, rc));
+  out.push_back(law_composition<T>(cx, rc, speeds));
+  out.push_back(law_attention_translation<T>(cx, rc, speeds));
   if (!flux) return;
   out.push_back(relative_law<T>(
-      cx, rc, "rope.flux.per_axis_shift",
+      cx, rc, speeds, "rope.flux.per_axis_shift",
       "shifting one axis only (image, row or column, in turn) of both positions leaves q.k unchanged",
       [&](rng& g, int k) {
         std::vector<double> pos(4 * na);
@@ -425,7 +480,7 @@ void laws_for(const context& cx, const rope_cfg& rc, std::vector<law_result>& ou
         return pos;
       }));
   out.push_back(relative_law<T>(
-      cx, rc, "rope.flux.same_row_col",
+      cx, rc, speeds, "rope.flux.same_row_col",
       "two patches in the same row score as the same pair moved to row 0 (columns shifted so "
       "the smaller is 0); likewise two patches in the same column (ids (0, row, col))",
       [&](rng& g, int k) {
@@ -445,7 +500,7 @@ void laws_for(const context& cx, const rope_cfg& rc, std::vector<law_result>& ou
       cx, rc, "rope.flux.nonsquare_grid",
       "on an H x W grid with H != W (ids (0, row, col), row-major) every patch agrees with the "
       "reference: rows drive the row axis, columns the column axis",
-      model_rule(),
+      model_rule(), nullptr,
       [&](rng& g, int, matrix<T>& x, std::vector<double>& pos) {
         std::size_t H = std::size_t(g.range(1, 12)), W = std::size_t(g.range(1, 12));
         if (H == W) W = H + 1 + std::size_t(g.range(0, 3));
@@ -490,11 +545,12 @@ json sweep_for(const context& cx, const rope_cfg& rc) {
                                  (res[0].detail.empty() ? "" : ": " + res[0].detail)));
     return j;
   }
-  auto R = evaluate<T>(L, rc, x, pos, res[0].out);
+  const hp u = law_u<T>(cx);
+  auto R = evaluate<T>(L, rc, x, pos, res[0].out, u);
   json rows = json::array();
   std::string first_model, first_maxpos;
   std::vector<double> Pv(na, cx.max_position);
-  auto tP = component_tolerance<T>(L, rc.c, Pv.data(), x.row(0));
+  auto tP = component_tolerance<T>(L, rc.c, Pv.data(), x.row(0), u);
   for (std::size_t i = 0; i < ms.size(); ++i) {
     hp worst = 0, r_here = 0, r_max = 0;
     for (std::size_t c = 0; c < d; ++c) {
@@ -529,7 +585,7 @@ std::vector<law_result> rope_laws(const context& cx, json& sweep, json& diagnosi
   for (const auto& rc : cx.rope_configs.empty() ? rope_configs() : cx.rope_configs) {
     std::size_t before = out.size();
     laws_for<float>(cx, rc, out);
-    laws_for<double>(cx, rc, out);
+    if (!cx.float_only) laws_for<double>(cx, rc, out);
     bool reference_failed = false, any_ran = false;
     for (std::size_t i = before; i < out.size(); ++i) {
       if (out[i].verdict == "passed" || out[i].verdict == "failed") any_ran = true;
@@ -537,7 +593,7 @@ std::vector<law_result> rope_laws(const context& cx, json& sweep, json& diagnosi
           out[i].verdict == "failed")
         reference_failed = true;
     }
-    if (cx.only_case < 0 && any_ran) {
+    if (cx.only_case < 0 && any_ran && cx.wire == PV_F32) {  // 16-bit runs: the laws only
       if (cx.only_law.empty()) {  // multi-axis: the same position on every axis
         sweep.push(sweep_for<float>(cx, rc));
         sweep.push(sweep_for<double>(cx, rc));

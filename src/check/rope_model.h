@@ -1,14 +1,32 @@
 // The RoPE configurations checked, the reference layout of a configuration,
 // and the angle-rounding model that gives the tolerance of every component.
 //
-// Model. A correct implementation in a type with unit roundoff u computes the
-// speed w = theta^(-2k/dim) with relative error at most eps_w = (4 + ln theta) u
-// (the exponent -2k/dim is rounded, an error that pow amplifies by ln theta;
-// pow, a reciprocal or exp/log add a few more roundings), then the angle
-// m w with one more rounding, then cos, sin (one ulp each) and the two
-// products and one sum of the rotation. So each rotated component is within
-//   t = (|x_a| + |x_b|) (|m| w (eps_w + u) + 5u)
+// Model of `reference` (what a correct kernel may return for the requested
+// configuration). A kernel in a type with unit roundoff u computes the speed
+// w_k = theta^(-2k/dim) of pair k in one of the ways real libraries do, each a
+// term of eps_w(k), the speed's relative error:
+//   direct   pow(theta, -2k/dim), 1/pow(theta, 2k/dim), exp(-2k/dim ln theta),
+//            an inverse-frequency table in T or in float64 rounded to T:
+//            eps_direct = (4 + ln theta) u (the exponent's rounding amplified
+//            by ln theta, plus a few roundings of pow, the reciprocal, exp/log);
+//   ladder   w_0 = 1, w_k = w_{k-1} r with r = pow(theta, -2/dim) rounded once,
+//            every product rounded in T: w_k = r^k (1 + eps_r)^k (1 + u)^k, so
+//            eps_ladder(k) = (1 + eps_r)^k (1 + u)^k - 1, eps_r = (4 + (2/dim) ln theta) u
+//            (it grows with the pair index k, about k (5 + (2/dim) ln theta) u);
+//   eps_w(k) = max(eps_direct, eps_ladder(k)).
+// The angle m w is one more rounding in T (a float32 product pos * inv_freq,
+// or a float64 angle rounded once: both within u |m w|), cos and sin one ulp
+// each, the two products and one sum of the rotation; cos/sin tables cached
+// once are the same roundings done ahead. So each rotated component is within
+//   t = (|x_a| + |x_b|) (|m| w (eps_w(k) + u) + 5u)
 // of the exact rotation: the angle error grows linearly with the position.
+//
+// Model of the rotation laws (composition, shift invariance, translation,
+// FLUX per-axis laws). They hold for every rotation, whatever its speeds, so
+// their tolerance uses the speeds the kernel actually turns by (measured:
+// kernel_speeds below), and only the roundings that differ between the calls
+// being compared: the angle m w' (u |m| w'), cos, sin and the rotation (5u):
+//   t' = (|x_c| + |x_c'|) (u sum_a |m_a| w'_{a,c} + 5u), c' the partner of c.
 #pragma once
 
 #include "posverify/impl.h"
@@ -64,39 +82,85 @@ inline rope_layout<hp> reference_layout(const pv_rope_config& c) {
                        c.pairing == PV_PAIRS_ADJACENT ? pairing::adjacent : pairing::halves);
 }
 
-/// eps_w of the model for type T.
-template <class T>
-hp speed_error(const pv_rope_config& c) {
-  return (4 + abs(log(convert<hp>(c.theta)))) * convert<hp>(unit_roundoff<T>());
+/// eps_direct = (4 + ln theta) u: a speed computed directly (see the file comment).
+inline hp speed_error_direct(double theta, const hp& u) {
+  return (4 + abs(log(convert<hp>(theta)))) * u;
+}
+
+/// eps_w(k) = max(eps_direct, eps_ladder(k)) for pair k of a ladder theta^(-2k/dim)
+/// (RoPE: dim an axis's components; the sinusoid: theta its base, dim = d).
+/// u: the unit roundoff of the dtype or of a declared accuracy class (law_u).
+inline hp speed_error(double theta, std::size_t k, std::size_t dim, const hp& u) {
+  const hp eps_r = (4 + 2 * abs(log(convert<hp>(theta))) / hp(double(dim))) * u;
+  const hp ladder = pow((1 + eps_r) * (1 + u), hp(double(k))) - 1;
+  const hp direct = speed_error_direct(theta, u);
+  return ladder < direct ? direct : ladder;
 }
 
 /// The per-component tolerance t of one rotated row (see the file comment).
 /// Not rope_rotation_error: it takes stored speeds as exact; a user's kernel rounds w too (eps_w).
 template <class T>
 std::vector<hp> component_tolerance(const rope_layout<hp>& L, const pv_rope_config& c,
-                                    const double* pos, const T* x) {
-  const hp u = convert<hp>(unit_roundoff<T>()), ew = speed_error<T>(c);
+                                    const double* pos, const T* x, const hp& u) {
   std::vector<hp> t(L.head_dim, hp(0));
+  std::vector<std::size_t> k_of_axis(L.n_axes, 0);  // rope_axes lists each axis's pairs in ladder order
   for (const auto& p : L.pairs) {
+    const std::size_t k = k_of_axis[p.axis]++, dim = std::size_t(c.axes_dim[p.axis]);
     hp r = abs(convert<hp>(x[p.a])) + abs(convert<hp>(x[p.b]));
-    hp dtheta = abs(convert<hp>(pos[p.axis])) * p.speed * (ew + u);
+    hp dtheta = abs(convert<hp>(pos[p.axis])) * p.speed * (speed_error(c.theta, k, dim, u) + u);
     t[p.a] = t[p.b] = r * (dtheta + 5 * u);
   }
   return t;
 }
 
-/// The relative angle tolerance of one pair at position m: m w (eps_w + u) + 5u.
+/// The relative angle tolerance of pair k (of an axis of `dim` components) at
+/// position m: m w (eps_w(k) + u) + 5u.
+inline hp angle_tolerance(const pv_rope_config& c, std::size_t k, std::size_t dim, const hp& m, const hp& w,
+                          const hp& u) {
+  return abs(m) * w * (speed_error(c.theta, k, dim, u) + u) + 5 * u;
+}
+
+/// The speeds a kernel actually turns by: w[a][c] is the angle (in [0, pi])
+/// through which component c turns at position e_a (1 on axis a, 0 elsewhere),
+/// partner[c] the component it turns into (itself when it does not turn).
+struct kernel_speeds {
+  std::vector<std::vector<double>> w;
+  std::vector<std::size_t> partner;
+  bool measured = false;  ///< false: the probe failed; the requested speeds stand in
+};
+
+/// The rotation-law tolerance t' of one row (see the file comment).
 template <class T>
-hp angle_tolerance(const pv_rope_config& c, const hp& m, const hp& w) {
-  const hp u = convert<hp>(unit_roundoff<T>());
-  return abs(m) * w * (speed_error<T>(c) + u) + 5 * u;
+std::vector<hp> rotation_tolerance(const kernel_speeds& ks, const double* pos, const T* x, const hp& u) {
+  const std::size_t d = ks.partner.size();
+  std::vector<hp> t(d, hp(0));
+  for (std::size_t c = 0; c < d; ++c) {
+    hp ang = 0;
+    // the measured angle carries cos/sin roundings (a few u): add 8u to each speed
+    for (std::size_t a = 0; a < ks.w.size(); ++a)
+      ang += abs(convert<hp>(pos[a])) * (convert<hp>(ks.w[a][c]) + 8 * u);
+    const hp r = abs(convert<hp>(x[c])) + abs(convert<hp>(x[ks.partner[c]]));
+    t[c] = r * (u * ang + 5 * u);
+  }
+  return t;
+}
+
+inline std::string rotation_rule() {
+  return "each component within t' = (|x_c| + |x_c'|) (u sum_a |m_a| w'_a,c + 5u) of an exact "
+         "rotation by the kernel's own speeds w' (measured: the angle each component turns "
+         "through at position 1 on each axis; c' the component it turns into): a rotation law "
+         "holds for any speeds, so only the roundings of the angle m w' (u |m w'|), cos, sin "
+         "and the rotation (5u) can differ between the calls compared";
 }
 
 inline std::string model_rule() {
-  return "each component within t = (|x_a| + |x_b|) (|m| w (eps_w + u) + 5u) of the exact "
-         "rotation, eps_w = (4 + ln theta) u: the speed theta^(-2k/dim) carries the rounding "
-         "of its exponent amplified by ln theta plus a few roundings of pow/exp/reciprocal, the "
-         "angle m w one more (so the error grows with the position m), cos, sin and the "
+  return "each component within t = (|x_a| + |x_b|) (|m| w (eps_w(k) + u) + 5u) of the exact "
+         "rotation; eps_w(k) = max(eps_direct, eps_ladder(k)) covers every valid way to compute "
+         "the speed of pair k: directly (pow, reciprocal, exp/log, an inverse-frequency table in "
+         "T or float64), eps_direct = (4 + ln theta) u, or by a ladder of products w_k = w_{k-1} r "
+         "in T, eps_ladder(k) = (1 + eps_r)^k (1 + u)^k - 1 with eps_r = (4 + (2/dim) ln theta) u; "
+         "the angle m w one more rounding (a product in T or a float64 angle rounded once; so the "
+         "error grows with the position m), cos, sin (or cached tables of them) and the "
          "rotation 5u";
 }
 

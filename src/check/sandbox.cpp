@@ -52,7 +52,7 @@ runner_stats& stats() {
 
 namespace {
 
-std::size_t elem_size(pv_dtype t) { return t == PV_F32 ? 4 : 8; }
+std::size_t elem_size(pv_dtype t) { return t == PV_F32 ? 4 : t == PV_F64 ? 8 : 2; }
 
 constexpr std::size_t kGuard = 256;
 unsigned char guard_byte(std::size_t i) { return static_cast<unsigned char>(0xA5 ^ (i * 37)); }
@@ -575,8 +575,12 @@ void check_finite(const call& c, result& r) {
       float f;
       std::memcpy(&f, r.out.data() + i * 4, 4);
       v = f;
-    } else {
+    } else if (c.t == PV_F64) {
       std::memcpy(&v, r.out.data() + i * 8, 8);
+    } else {
+      std::uint16_t b;
+      std::memcpy(&b, r.out.data() + i * 2, 2);
+      v = from_16bit(c.t, b);
     }
     if (!std::isfinite(v)) {
       r.st = status::non_finite;
@@ -617,6 +621,32 @@ void install_signal_handlers() {
   sa.sa_handler = on_terminating_signal;
   for (int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) ::sigaction(s, &sa, nullptr);
   std::atexit(kill_live_children);
+}
+
+double from_16bit(pv_dtype t, std::uint16_t b) {
+  if (t == PV_F16) {
+    _Float16 h;
+    std::memcpy(&h, &b, 2);
+    return double(h);
+  }
+  const std::uint32_t w = std::uint32_t(b) << 16;  // bfloat16: the high half of a float
+  float f;
+  std::memcpy(&f, &w, 4);
+  return f;
+}
+
+std::uint16_t to_16bit(pv_dtype t, float x) {
+  std::uint16_t b;
+  if (t == PV_F16) {
+    const _Float16 h = static_cast<_Float16>(x);  // correctly rounded (GCC's __truncsfhf2)
+    std::memcpy(&b, &h, 2);
+    return b;
+  }
+  std::uint32_t w;
+  std::memcpy(&w, &x, 4);
+  if ((w & 0x7F800000u) == 0x7F800000u) return std::uint16_t((w >> 16) | ((w & 0xFFFFu) ? 0x40u : 0u));  // inf, NaN
+  w += 0x7FFFu + ((w >> 16) & 1u);  // round to nearest, ties to even
+  return std::uint16_t(w >> 16);
 }
 
 std::size_t call::out_bytes() const {
@@ -661,6 +691,10 @@ impl_info probe_library(const std::string& given, const runner_options& o) {
       msg += impl->rope ? '1' : '0';
       msg += impl->sinusoid ? '1' : '0';
       msg += ' ';
+      // version 2 only: a version-1 pv_impl ends before `accuracy`
+      const char* acc = impl->abi_version >= 2 && impl->accuracy ? impl->accuracy : "";
+      msg += std::string(acc).substr(0, 40);
+      msg += ' ';
       msg += name;
     }
     const std::uint32_t head[2] = {kMagic, static_cast<std::uint32_t>(msg.size())};
@@ -699,14 +733,19 @@ impl_info probe_library(const std::string& given, const runner_options& o) {
   info.has_attention = msg[sp + 1] == '1';
   info.has_rope = msg[sp + 2] == '1';
   info.has_sinusoid = msg[sp + 3] == '1';
+  const std::size_t sp2 = msg.find(' ', sp + 5);
+  info.accuracy = msg.substr(sp + 5, sp2 - (sp + 5));
   // the name reaches the terminal, Markdown and JSON: one visible line
-  info.name = msg.size() > sp + 5 ? text::visible(msg.substr(sp + 5)) : "";
-  if (info.abi_version != PV_ABI_VERSION)
+  info.name = sp2 != std::string::npos ? text::visible(msg.substr(sp2 + 1)) : "";
+  if (info.abi_version != 1 && info.abi_version != PV_ABI_VERSION)
     throw load_error("cannot use '" + text::visible(path) + "': it declares ABI version " +
-                     std::to_string(info.abi_version) + ", posverify speaks version " +
+                     std::to_string(info.abi_version) + ", posverify speaks versions 1 and " +
                      std::to_string(PV_ABI_VERSION) + " (rebuild it against posverify/impl.h)");
   if (info.name.empty()) info.name = text::visible(path.substr(path.find_last_of('/') + 1));
-  return info;
+  for (const char* a : {"", "float32", "float16", "bfloat16", "float16-accumulation"})
+    if (info.accuracy == a) return info;
+  throw load_error("cannot use '" + text::visible(path) + "': it declares accuracy class '" + text::visible(info.accuracy) +
+                   "' (float32, float16, bfloat16 or float16-accumulation)");
 }
 
 std::vector<result> run_batch(const impl_info& lib, const std::vector<call>& calls,

@@ -41,8 +41,14 @@ struct impl_info {
   std::string given;    ///< the path as the user gave it (for messages and replays)
   std::string name;
   std::uint32_t abi_version = 0;
+  std::string accuracy;  ///< declared by a version-2 plugin ("" for none)
   bool has_attention = false, has_rope = false, has_sinusoid = false;
 };
+
+/// A 16-bit value of dtype t (PV_F16 or PV_BF16) as a double, and a float
+/// rounded to nearest (ties to even) into that format (ABI version 2).
+double from_16bit(pv_dtype t, std::uint16_t b);
+std::uint16_t to_16bit(pv_dtype t, float x);
 
 /// Loads the library in a child and reads its pv_impl; throws load_error with
 /// the cause.
