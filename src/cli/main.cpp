@@ -2,6 +2,7 @@
 // positional encodings; write the reports.
 #include "check/check.h"
 #include "cli/args.h"
+#include "claims/fault_matrix.h"
 #include "claims/registry.h"
 #include "posverify/report.h"
 #include "posverify/scalar.h"
@@ -39,6 +40,8 @@ const char* usage_text =
     "                       same claims.json byte for byte\n"
     "  --property ID        run one property only, print its result, write nothing\n"
     "  --precision-bits B   reference precision in bits (default 256, min 64)\n"
+    "  --fault-matrix       run every claim and property under every planted fault\n"
+    "                       (--cases per property, default 100); write fault_matrix.*\n"
     "  --help               this text\n"
     "\n"
     "exit codes: 0 every claim holds and every property passes; 1 something\n"
@@ -61,12 +64,14 @@ int cmd_verify(const std::vector<std::string>& args) {
   std::string out_dir = "reports";
   pv::prop::run_options opt;
   std::string only;
+  bool fault_matrix = false, cases_given = false;
   unsigned bits = pv::ref::default_precision_bits;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&] { return pv::cli::option_value(args, i); };
     if (a == "--out") out_dir = value();
-    else if (a == "--cases") opt.cases = static_cast<int>(parse_u64(a, value(), 1, 1000000));
+    else if (a == "--cases") opt.cases = static_cast<int>(parse_u64(a, value(), 1, 1000000)), cases_given = true;
+    else if (a == "--fault-matrix") fault_matrix = true;
     else if (a == "--seed") opt.seed = parse_u64(a, value(), 0, UINT64_MAX);
     else if (a == "--property") only = value();
     else if (a == "--precision-bits") bits = static_cast<unsigned>(parse_u64(a, value(), 64, 100000));
@@ -89,6 +94,9 @@ int cmd_verify(const std::vector<std::string>& args) {
   } else if (!S_ISDIR(st.st_mode)) {
     throw usage_error("--out: '" + out_dir + "' exists and is not a folder");
   }
+
+  if (fault_matrix)
+    return pv::claims::cmd_fault_matrix(out_dir, {opt.seed, cases_given ? opt.cases : 100});
 
   pv::report rep;
   rep.version = POSVERIFY_VERSION;
