@@ -35,17 +35,27 @@ inline void showValue(const conv3x3<double>& k, std::ostream& os) {
 
 namespace pv::gen {
 
+/// A uniform integer in [lo, hi) at every RapidCheck size. RapidCheck's
+/// inRange widens its range with the size (0 .. 100): at size s it draws only
+/// from [lo, lo + (hi - lo) s / 100], so small sizes would see only the low
+/// end. Resizing the draw to 100 makes it uniform over the whole range at
+/// every size; shrinking still goes towards lo.
+template <class T>
+rc::Gen<T> uniform(T lo, T hi) {
+  return rc::gen::resize(100, rc::gen::inRange<T>(lo, hi));
+}
+
 /// A float-representable double in [lo, hi] on a grid of 2^20 steps, with
-/// the endpoints and zero (when inside) as edge cases.
+/// the endpoints and zero (when inside) as edge cases (3 draws in 20).
 inline rc::Gen<double> real(double lo, double hi) {
   return rc::gen::exec([lo, hi] {
-    int pick = *rc::gen::inRange(0, 20);
+    int pick = *uniform(0, 20);
     double x;
     if (pick == 0) x = lo;
     else if (pick == 1) x = hi;
     else if (pick == 2 && lo <= 0 && hi >= 0) x = 0;
     else {
-      std::int64_t k = *rc::gen::inRange<std::int64_t>(0, (1 << 20) + 1);
+      std::int64_t k = *uniform<std::int64_t>(0, (1 << 20) + 1);
       x = lo + (hi - lo) * (static_cast<double>(k) / (1 << 20));
     }
     return static_cast<double>(static_cast<float>(x));
@@ -77,16 +87,16 @@ struct token_options {
 
 inline rc::Gen<matrix<double>> tokens(token_options o = {}) {
   return rc::gen::exec([o] {
-    std::size_t n = *rc::gen::inRange(o.n_lo, o.n_hi + 1);
-    std::size_t d = *rc::gen::inRange(o.d_lo, o.d_hi + 1);
+    std::size_t n = *uniform(o.n_lo, o.n_hi + 1);
+    std::size_t d = *uniform(o.d_lo, o.d_hi + 1);
     if (o.even_d && d % 2) d += 1;
     auto mag = *rc::gen::element(magnitude::small, magnitude::unit, magnitude::large,
                                  magnitude::mixed);
     double b = magnitude_bound(mag);
     matrix<double> X(n, d);
     for (auto& v : X.a) v = *real(-b, b);
-    if (o.near_ties && n >= 2 && *rc::gen::inRange(0, 4) == 0) {
-      std::size_t i = *rc::gen::inRange<std::size_t>(0, n), j = (i + 1) % n;
+    if (o.near_ties && n >= 2 && *uniform(0, 4) == 0) {
+      std::size_t i = *uniform<std::size_t>(0, n), j = (i + 1) % n;
       for (std::size_t c = 0; c < d; ++c) X(j, c) = X(i, c);
       float f = static_cast<float>(X(j, 0));
       X(j, 0) = static_cast<double>(std::nextafter(f, static_cast<float>(2 * b + 1)));
@@ -109,7 +119,7 @@ inline rc::Gen<permutation> uniform_permutation(std::size_t n) {
     permutation p(n);
     for (std::size_t i = 0; i < n; ++i) p[i] = i;
     for (std::size_t i = n; i > 1; --i) {
-      std::size_t j = *rc::gen::inRange<std::size_t>(0, i);
+      std::size_t j = *uniform<std::size_t>(0, i);
       std::swap(p[i - 1], p[j]);
     }
     return p;
@@ -120,7 +130,7 @@ inline rc::Gen<permutation> uniform_permutation(std::size_t n) {
 /// or the reversal.
 inline rc::Gen<permutation> permutation_of(std::size_t n) {
   return rc::gen::exec([n] {
-    int pick = *rc::gen::inRange(0, 8);
+    int pick = *uniform(0, 8);
     if (pick == 0 && n == 6) return chapter_six_cell_order();
     if (pick == 1) {
       permutation p(n);
@@ -134,9 +144,9 @@ inline rc::Gen<permutation> permutation_of(std::size_t n) {
 /// An integer position: small (|p| < 64) or large (up to 2^20), as a double.
 inline rc::Gen<double> position(std::int64_t max = 1 << 20) {
   return rc::gen::exec([max] {
-    int pick = *rc::gen::inRange(0, 4);
+    int pick = *uniform(0, 4);
     std::int64_t lim = pick == 0 ? max : std::min<std::int64_t>(64, max);
-    return static_cast<double>(*rc::gen::inRange<std::int64_t>(0, lim + 1));
+    return static_cast<double>(*uniform<std::int64_t>(0, lim + 1));
   });
 }
 
@@ -151,7 +161,7 @@ inline rc::Gen<double> shift(std::int64_t max = 1 << 20) {
 /// A RoPE/sinusoid base: the usual 10000, llama-3's 500000, or 10^[1, 6].
 inline rc::Gen<double> base() {
   return rc::gen::exec([] {
-    int pick = *rc::gen::inRange(0, 4);
+    int pick = *uniform(0, 4);
     if (pick == 0) return 10000.0;
     if (pick == 1) return 500000.0;
     return static_cast<double>(static_cast<float>(std::pow(10.0, *real(1.0, 6.0))));
@@ -161,31 +171,31 @@ inline rc::Gen<double> base() {
 /// A list of k speeds in (0, 1] radians per position.
 inline rc::Gen<std::vector<double>> speeds(std::size_t k_lo = 1, std::size_t k_hi = 8) {
   return rc::gen::exec([k_lo, k_hi] {
-    std::size_t k = *rc::gen::inRange(k_lo, k_hi + 1);
+    std::size_t k = *uniform(k_lo, k_hi + 1);
     std::vector<double> w(k);
     for (auto& v : w) v = *real(1.0 / 1024, 1.0);
     return w;
   });
 }
 
-/// A FLUX grid shape H x W, not only square (1 .. 8 each).
+/// A FLUX grid shape H x W, each side uniform in 1 .. max_side at every size:
+/// non-square in (max_side - 1) / max_side of the draws (15 in 16 at 16).
 struct grid {
   std::size_t h, w;
 };
 inline void showValue(const grid& g, std::ostream& os) { os << g.h << " x " << g.w; }
-inline rc::Gen<grid> flux_grid(std::size_t max_side = 8) {
+inline rc::Gen<grid> flux_grid(std::size_t max_side = 16) {
   return rc::gen::exec([max_side] {
-    return grid{*rc::gen::inRange<std::size_t>(1, max_side + 1),
-                *rc::gen::inRange<std::size_t>(1, max_side + 1)};
+    return grid{*uniform<std::size_t>(1, max_side + 1), *uniform<std::size_t>(1, max_side + 1)};
   });
 }
 
 /// A FLUX position (image number in [0, 4), row, column) of a cell of grid g.
 inline rc::Gen<std::array<double, 3>> flux_cell(const grid& g) {
   return rc::gen::exec([g] {
-    return std::array<double, 3>{double(*rc::gen::inRange(0, 4)),
-                                 double(*rc::gen::inRange<std::size_t>(0, g.h)),
-                                 double(*rc::gen::inRange<std::size_t>(0, g.w))};
+    return std::array<double, 3>{double(*uniform(0, 4)),
+                                 double(*uniform<std::size_t>(0, g.h)),
+                                 double(*uniform<std::size_t>(0, g.w))};
   });
 }
 
@@ -193,9 +203,9 @@ inline rc::Gen<std::array<double, 3>> flux_cell(const grid& g) {
 /// anywhere up to max (default 2^20). Integers print losslessly.
 inline rc::Gen<std::int64_t> position_int(std::int64_t max = 1 << 20) {
   return rc::gen::exec([max] {
-    int pick = *rc::gen::inRange(0, 4);
+    int pick = *uniform(0, 4);
     std::int64_t lim = pick == 0 ? max : std::min<std::int64_t>(63, max);
-    return *rc::gen::inRange<std::int64_t>(0, lim + 1);
+    return *uniform<std::int64_t>(0, lim + 1);
   });
 }
 
@@ -222,14 +232,14 @@ struct generic_options {
 
 inline rc::Gen<matrix<double>> generic_tokens(generic_options o = {}) {
   return rc::gen::exec([o] {
-    std::size_t n = *rc::gen::inRange(o.n_lo, o.n_hi + 1);
-    std::size_t d = *rc::gen::inRange(o.d_lo, o.d_hi + 1);
+    std::size_t n = *uniform(o.n_lo, o.n_hi + 1);
+    std::size_t d = *uniform(o.d_lo, o.d_hi + 1);
     if (o.even_d && d % 2) d += 1;
     matrix<double> X(n, d);
     for (auto& v : X.a) {
       // full range at every RapidCheck size (inRange scales with size)
       const std::int64_t k =
-          *rc::gen::resize(100, rc::gen::inRange<std::int64_t>(0, (1 << 20) + 1));
+          *uniform<std::int64_t>(0, (1 << 20) + 1);
       v = static_cast<double>(static_cast<float>(o.lo + (o.hi - o.lo) * (double(k) / (1 << 20))));
       if (!o.positive && *rc::gen::arbitrary<bool>()) v = -v;
     }
@@ -251,7 +261,7 @@ inline rc::Gen<permutation> nonidentity_permutation(std::size_t n) {
     bool id = true;
     for (std::size_t i = 0; i < n; ++i) id = id && p[i] == i;
     if (id && n >= 2) {
-      std::size_t i = *rc::gen::inRange<std::size_t>(0, n - 1);
+      std::size_t i = *uniform<std::size_t>(0, n - 1);
       std::swap(p[i], p[i + 1]);
     }
     return p;
@@ -294,8 +304,8 @@ inline rc::Gen<rope_spec> rope_1d(std::size_t d_lo = 2, std::size_t d_hi = 16,
   return rc::gen::exec([d_lo, d_hi, ladder_only] {
     rope_spec r;
     r.pair = *rc::gen::element(pairing::adjacent, pairing::halves);
-    r.ladder = ladder_only || *rc::gen::inRange(0, 3) != 0;
-    std::size_t k = *rc::gen::inRange(std::max<std::size_t>(1, d_lo / 2), d_hi / 2 + 1);
+    r.ladder = ladder_only || *uniform(0, 3) != 0;
+    std::size_t k = *uniform(std::max<std::size_t>(1, d_lo / 2), d_hi / 2 + 1);
     r.d = 2 * k;
     if (r.ladder) r.theta = *base();
     else r.speeds = *speeds(k, k);
@@ -325,8 +335,8 @@ rope_layout<T> layout(const flux_spec& f) {
 inline rc::Gen<flux_spec> flux_config(bool allow_full = true) {
   return rc::gen::exec([allow_full] {
     flux_spec f;
-    if (allow_full && *rc::gen::inRange(0, 3) == 0) return f;
-    for (auto& a : f.axes_dim) a = 2 * *rc::gen::inRange<std::size_t>(1, 5);
+    if (allow_full && *uniform(0, 3) == 0) return f;
+    for (auto& a : f.axes_dim) a = 2 * *uniform<std::size_t>(1, 5);
     f.theta = *base();
     f.pair = *rc::gen::element(pairing::adjacent, pairing::halves);
     return f;
@@ -376,8 +386,8 @@ conv3x3<T> convert_kernel(const conv3x3<double>& k) {
 /// A FLUX grid with at least `min_h` rows and `min_w` columns (any shape).
 inline rc::Gen<grid> flux_grid_min(std::size_t min_h, std::size_t min_w, std::size_t max_side = 8) {
   return rc::gen::exec([=] {
-    return grid{*rc::gen::inRange<std::size_t>(min_h, max_side + 1),
-                *rc::gen::inRange<std::size_t>(min_w, max_side + 1)};
+    return grid{*uniform<std::size_t>(min_h, max_side + 1),
+                *uniform<std::size_t>(min_w, max_side + 1)};
   });
 }
 

@@ -62,10 +62,10 @@ PV_PROPERTY("attention.matches_definition",
             "reference's unit roundoff, without max subtraction); in hp the two agree to the "
             "reference precision",
             [] {
-              const auto nq = *rc::gen::inRange<std::size_t>(1, 9);
-              const auto nk = *rc::gen::inRange<std::size_t>(1, 9);
-              const auto d = *rc::gen::inRange<std::size_t>(1, 9);
-              const auto dv = *rc::gen::inRange<std::size_t>(1, 9);
+              const auto nq = *pv::gen::uniform<std::size_t>(1, 9);
+              const auto nk = *pv::gen::uniform<std::size_t>(1, 9);
+              const auto d = *pv::gen::uniform<std::size_t>(1, 9);
+              const auto dv = *pv::gen::uniform<std::size_t>(1, 9);
               const auto Q = *gen::tokens({nq, nq, d, d, false, true});
               const auto K = *gen::tokens({nk, nk, d, d, false, true});
               const auto V = *gen::tokens({nk, nk, dv, dv, false, true});

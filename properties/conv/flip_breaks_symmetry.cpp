@@ -76,8 +76,8 @@ PV_PROPERTY("conv.flip_breaks_symmetry",
             "bound is at the reference precision",
             [] {
               const auto g = *gen::flux_grid_min(2, 1, 5);
-              const auto c_in = *rc::gen::inRange<std::size_t>(1, 4);
-              const auto c_out = *rc::gen::inRange<std::size_t>(1, 5);
+              const auto c_in = *pv::gen::uniform<std::size_t>(1, 4);
+              const auto c_out = *pv::gen::uniform<std::size_t>(1, 5);
               const auto k = *gen::flip_asymmetric_kernel(c_in, c_out);
               const auto X = *gen::generic_tokens({g.h * g.w, g.h * g.w, c_in, c_in, false, 0.25,
                                                    1.0, true});

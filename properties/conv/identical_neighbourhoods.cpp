@@ -45,18 +45,18 @@ PV_PROPERTY("conv.identical_neighbourhoods",
             "needed",
             [] {
               const auto g = *rc::gen::oneOf(gen::flux_grid_min(4, 1, 8), gen::flux_grid_min(1, 4, 8));
-              const auto c_in = *rc::gen::inRange<std::size_t>(1, 4);
-              const auto c_out = *rc::gen::inRange<std::size_t>(1, 4);
+              const auto c_in = *pv::gen::uniform<std::size_t>(1, 4);
+              const auto c_out = *pv::gen::uniform<std::size_t>(1, 4);
               const auto k = *gen::kernel(c_in, c_out);
               auto X = *gen::tokens({g.h * g.w, g.h * g.w, c_in, c_in, false, false});
               // A anywhere; B among the cells at Chebyshev distance >= 3 from A.
-              const std::size_t a = *rc::gen::inRange<std::size_t>(0, g.h * g.w);
+              const std::size_t a = *pv::gen::uniform<std::size_t>(0, g.h * g.w);
               const long ar = long(a / g.w), ac = long(a % g.w);
               std::vector<std::size_t> far;
               for (std::size_t c = 0; c < g.h * g.w; ++c)
                 if (std::max(std::abs(long(c / g.w) - ar), std::abs(long(c % g.w) - ac)) >= 3)
                   far.push_back(c);
-              const std::size_t b = far[*rc::gen::inRange<std::size_t>(0, far.size())];
+              const std::size_t b = far[*pv::gen::uniform<std::size_t>(0, far.size())];
               const long br = long(b / g.w), bc = long(b % g.w);
               auto inside = [&](long r, long c) { return r >= 0 && c >= 0 && r < long(g.h) && c < long(g.w); };
               for (long dr = -1; dr <= 1; ++dr)

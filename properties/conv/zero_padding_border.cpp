@@ -76,7 +76,7 @@ void check_type(const gen::grid& g, const conv3x3<double>& k0, const std::vector
 
 PV_PROPERTY("conv.zero_padding_border",
             "on a constant picture (every cell the same vector x) over an H x W grid of any shape "
-            "(1..8 per side), the zero-padded 3 x 3 convolution gives out(cell) = b + sum_taps w x "
+            "(1..16 per side), the zero-padded 3 x 3 convolution gives out(cell) = b + sum_taps w x "
             "- sum_{taps outside the grid} w x: cells missing the same taps (e.g. all interior "
             "cells) are equal, and border cells carry the trace of the padding; with a positive "
             "kernel and picture (entries in [1/4, 1]) the trace is at least 3/16 per channel",
@@ -85,9 +85,11 @@ PV_PROPERTY("conv.zero_padding_border",
             "trace: |out(border) - exact interior value| > 16 x the bound; in hp the bound is at "
             "the reference precision",
             [] {
-              const auto g = *gen::flux_grid(8);
-              const auto c_in = *rc::gen::inRange<std::size_t>(1, 4);
-              const auto c_out = *rc::gen::inRange<std::size_t>(1, 4);
+              const auto g = *gen::flux_grid(16);
+              RC_TAG(g.h == g.w ? "square grid" : "non-square grid");
+              RC_CLASSIFY(g.h >= 6 && g.w >= 6, "both sides >= 6");
+              const auto c_in = *pv::gen::uniform<std::size_t>(1, 4);
+              const auto c_out = *pv::gen::uniform<std::size_t>(1, 4);
               const bool positive = *rc::gen::arbitrary<bool>();
               const auto k = *gen::kernel(c_in, c_out, positive);
               const auto xm = *gen::generic_tokens({1, 1, c_in, c_in, false, 0.25, 1.0, positive});

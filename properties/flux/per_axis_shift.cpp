@@ -35,13 +35,15 @@ PV_PROPERTY("flux.per_axis_shift",
             "precision",
             [] {
               const auto f = *gen::flux_config();
-              const auto g = *gen::flux_grid(8);
+              const auto g = *gen::flux_grid(16);
+              RC_TAG(g.h == g.w ? "square grid" : "non-square grid");
+              RC_CLASSIFY(g.h >= 6 && g.w >= 6, "both sides >= 6");
               const std::size_t d = f.axes_dim[0] + f.axes_dim[1] + f.axes_dim[2];
               const auto QK = *gen::tokens({2, 2, d, d, true, false});
               const auto p = *gen::flux_cell(g), p2 = *gen::flux_cell(g);
               const auto sv = *rc::gen::container<std::vector<std::int64_t>>(3, gen::shift_int());
               std::array<double, 3> s{double(sv[0]), double(sv[1]), double(sv[2])};
-              const int only = *rc::gen::inRange(0, 4);  // 3: all axes; else one axis alone
+              const int only = *pv::gen::uniform(0, 4);  // 3: all axes; else one axis alone
               if (only < 3)
                 for (std::size_t a = 0; a < 3; ++a)
                   if (int(a) != only) s[a] = 0;

@@ -33,7 +33,7 @@ void check_pair(const gen::flux_spec& f, const matrix<double>& QK, const std::ar
 
 PV_PROPERTY("flux.same_row_col",
             "multi-axis RoPE (FLUX.1's [16, 56, 56], theta 10000, or reduced 3-axis layouts): for "
-            "two cells of an H x W grid (any shape, 1..8 per side) in the same row, the row "
+            "two cells of an H x W grid (any shape, 1..16 per side) in the same row, the row "
             "group's part of <R(p) q, R(p') k> equals the unrotated <q, k> over that group (zero "
             "angle difference); likewise the column group for two cells in one column and the "
             "image group for two cells of one image",
@@ -42,15 +42,16 @@ PV_PROPERTY("flux.same_row_col",
             "unrotated group dot's gamma_{2k} sum |q_j k_j|; in hp the reference precision",
             [] {
               const auto f = *gen::flux_config();
-              const auto g = *gen::flux_grid(8);
-              const double img = *rc::gen::inRange(0, 4);
+              const auto g = *gen::flux_grid(16);
+              RC_TAG(g.h == g.w ? "square grid" : "non-square grid");
+              RC_CLASSIFY(g.h >= 6 && g.w >= 6, "both sides >= 6");
+              const double img = *pv::gen::uniform(0, 4);
               const std::size_t d = f.axes_dim[0] + f.axes_dim[1] + f.axes_dim[2];
               const auto QK = *gen::tokens({2, 2, d, d, true, false});
-              const double r = *rc::gen::inRange<std::size_t>(0, g.h);
-              const double c = *rc::gen::inRange<std::size_t>(0, g.w);
-              const double r2 = *rc::gen::inRange<std::size_t>(0, g.h);
-              const double c2 = *rc::gen::inRange<std::size_t>(0, g.w);
-              RC_TAG(g.h == g.w ? "square grid" : "non-square grid");
+              const double r = *pv::gen::uniform<std::size_t>(0, g.h);
+              const double c = *pv::gen::uniform<std::size_t>(0, g.w);
+              const double r2 = *pv::gen::uniform<std::size_t>(0, g.h);
+              const double c2 = *pv::gen::uniform<std::size_t>(0, g.w);
               // same row (r, c) & (r, c2); same column (r, c) & (r2, c)
               for (const auto& pp : {std::array<double, 3>{img, r, c2}, std::array<double, 3>{img, r2, c}}) {
                 check_pair<hp>(f, QK, {img, r, c}, pp);

@@ -8,8 +8,11 @@ namespace {
 
 using namespace pv;
 
+/// Checks the law in T; returns false when the case tests nothing in T: every
+/// entry's bound covers the whole spread of its value column (both outputs are
+/// convex combinations of the values, so any two agree within that spread).
 template <class T>
-void check_layout(const rope_layout<T>& L, const matrix<double>& X0,
+bool check_layout(const rope_layout<T>& L, const matrix<double>& X0,
                   const std::vector<std::vector<double>>& pos,
                   const std::vector<std::vector<double>>& shifted) {
   const auto X = convert_matrix<T>(X0);
@@ -23,6 +26,21 @@ void check_layout(const rope_layout<T>& L, const matrix<double>& X0,
                                           rope_apply_error(L, X, shifted), none);
   for (std::size_t i = 0; i < B.a.size(); ++i) B.a[i] += B2.a[i];
   prop::expect_within<T>("RoPE attention at positions p vs p + s", A1, A2, B);
+  for (std::size_t c = 0; c < X0.cols; ++c) {
+    double lo = X0(0, c), hi = X0(0, c);
+    for (std::size_t j = 1; j < X0.rows; ++j) lo = std::min(lo, X0(j, c)), hi = std::max(hi, X0(j, c));
+    for (std::size_t i = 0; i < B.rows; ++i)
+      if (B(i, c) < hp(hi - lo)) return true;
+  }
+  return false;
+}
+
+/// Tags the cases whose bound in float32 or float64 covers the whole range of
+/// the values: they are counted (coverage in the report), and test nothing in
+/// that type; the hp check of the same case still does.
+void tag_vacuous(bool f32, bool f64) {
+  RC_CLASSIFY(!f32, "float32 bound covers the values' range (tests nothing in float32)");
+  RC_CLASSIFY(!f64, "float64 bound covers the values' range (tests nothing in float64)");
 }
 
 std::string show_positions(const std::vector<std::vector<double>>& p) {
@@ -57,13 +75,13 @@ PV_PROPERTY("rope.attention_translation_invariance",
                 for (auto v : p) pos.push_back({double(v)}), sh.push_back({double(v + s)});
                 RC_TAG("1-D");
                 check_layout(gen::layout<hp>(spec), X0, pos, sh);
-                check_layout(gen::layout<double>(spec), X0, pos, sh);
-                check_layout(gen::layout<float>(spec), X0, pos, sh);
+                const bool f64 = check_layout(gen::layout<double>(spec), X0, pos, sh);
+                tag_vacuous(check_layout(gen::layout<float>(spec), X0, pos, sh), f64);
               } else {
                 const auto f = *gen::flux_config(false);
                 const auto g = *gen::flux_grid(4);
                 const std::size_t d = f.axes_dim[0] + f.axes_dim[1] + f.axes_dim[2];
-                auto pos = flux_grid_ids(g.h, g.w, double(*rc::gen::inRange(0, 3)));
+                auto pos = flux_grid_ids(g.h, g.w, double(*pv::gen::uniform(0, 3)));
                 const bool text = *rc::gen::arbitrary<bool>();
                 if (text) pos.insert(pos.begin(), std::vector<double>{0, 0, 0});  // a text token
                 const auto X0 = *gen::tokens({pos.size(), pos.size(), d, d, true, true});
@@ -74,7 +92,7 @@ PV_PROPERTY("rope.attention_translation_invariance",
                 RC_TAG("FLUX grid");
                 RC_LOG() << "positions " << show_positions(pos) << "\n";
                 check_layout(gen::layout<hp>(f), X0, pos, sh);
-                check_layout(gen::layout<double>(f), X0, pos, sh);
-                check_layout(gen::layout<float>(f), X0, pos, sh);
+                const bool f64 = check_layout(gen::layout<double>(f), X0, pos, sh);
+                tag_vacuous(check_layout(gen::layout<float>(f), X0, pos, sh), f64);
               }
             });

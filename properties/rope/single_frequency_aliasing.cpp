@@ -42,9 +42,9 @@ PV_PROPERTY("rope.single_frequency_aliasing",
             "bounded by 2 gamma_4 2 pi p for hp): in hp the law holds to the reference precision, "
             "in float/double the tolerance grows with |m| as the angle rounding does",
             [] {
-              const long q = *rc::gen::inRange(1, 65);
-              const long p = *rc::gen::inRange(1L, 2 * q + 1);
-              const auto pairs = *rc::gen::inRange<std::size_t>(1, 5);
+              const long q = *pv::gen::uniform(1, 65);
+              const long p = *pv::gen::uniform(1L, 2 * q + 1);
+              const auto pairs = *pv::gen::uniform<std::size_t>(1, 5);
               const auto pr = *rc::gen::element(pairing::adjacent, pairing::halves);
               const auto QK = *gen::tokens({2, 2, 2 * pairs, 2 * pairs, true, false});
               const auto n = *gen::position_int();

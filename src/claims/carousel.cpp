@@ -20,9 +20,17 @@ hp seat_deg(std::int64_t start_deg, std::int64_t deg_per_step, double steps) {
   return a;
 }
 
-/// Rounding allowance of seat_deg in degrees: a few u in each of cos, sin,
-/// the rotation and atan2, times 360.
-hp seat_tolerance() { return 360 * 64 * ref::unit_roundoff(); }
+/// Rounding allowance of seat_deg in degrees, recorded in the claim: about ten
+/// correctly rounded operations (cos and sin of the start, radians(), the
+/// angle product, the rotation's products and sums, atan2, the conversion to
+/// degrees), each off by at most u times a magnitude below 2 pi rad: under
+/// 20 pi u rad = 3600 u degrees. 360 * 64 u = 23040 u degrees is declared
+/// slack over that count.
+hp seat_tolerance(claim_result& r) {
+  return ref_tolerance(r, "seat_deg", 360 * 64, tol_kind::declared_slack,
+                       "about 10 roundings of at most u * 2 pi rad each give under 3600 u "
+                       "degrees; 23040 u degrees leaves a margin of about 6 over that count");
+}
 
 /// |hp angle - integer angle| on the circle, in degrees.
 hp deg_gap(const hp& a, std::int64_t b) {
@@ -48,7 +56,7 @@ PV_CLAIM("carousel.a", [](const context&) {
   r.printed.set("a_deg", json::string("130"));
   r.printed.set("b_deg", json::string("190"));
   r.printed.set("gap_deg", json::string("60"));
-  const hp tol = seat_tolerance();
+  const hp tol = seat_tolerance(r);
   bool ok = std::to_string(a) == "130" && std::to_string(b) == "190" && std::to_string(gap) == "60" &&
             gap == gap0 && deg_gap(ah, a) <= tol && deg_gap(bh, b) <= tol;
   r.result = ok ? verdict::holds : verdict::fails;
@@ -83,7 +91,7 @@ PV_CLAIM("carousel.b", [](const context&) {
   r.printed.set("t10_deg", json::string("300"));
   r.printed.set("gap_deg", json::string("90"));
   bool ok = t2 == 60 && t5 == 150 && t7 == 210 && t10 == 300 && g25 == 90 && g710 == 90 && always &&
-            deg_gap(g_hp, 90) <= 2 * seat_tolerance();
+            deg_gap(g_hp, 90) <= 2 * seat_tolerance(r);
   r.result = ok ? verdict::holds : verdict::fails;
   if (!ok)
     r.qualification = "computed seats " + std::to_string(t2) + ", " + std::to_string(t5) + ", " +
@@ -96,7 +104,8 @@ PV_CLAIM("carousel.c", [](const context&) {
   auto r = make("carousel.c",
                 "one speed of 30 degrees: 15 x 30 mod 360; the period (smallest p > 0 with "
                 "30 p = 0 mod 360, by search); and in mpfr the RoPE dot of (1, 0) with itself at "
-                "distance 15 against distance 3 (indistinguishable)");
+                "distance 15 against distance 3 (indistinguishable), and the same for q = (3/5, "
+                "4/5), k = (-7/25, 24/25) from other starts");
   std::int64_t a15 = mod360(15 * 30);
   std::int64_t period = 0;
   for (std::int64_t p = 1; p <= 360 && period == 0; ++p)
@@ -105,6 +114,13 @@ PV_CLAIM("carousel.c", [](const context&) {
   const hp e[2] = {hp(1), hp(0)};
   double m = 4, n3 = 7, n15 = 19;
   hp d3 = rope_dot(L, e, &m, e, &n3), d15 = rope_dot(L, e, &m, e, &n15);
+  // A second pair with both components non-zero, at other starts (distance 3
+  // from 4, distance 15 from 1): a wrong sine sign adds -2 q_a q_b sin((m + n) w),
+  // invisible with (1, 0) but not here.
+  const hp q[2] = {hp(3) / 5, hp(4) / 5}, k[2] = {hp(-7) / 25, hp(24) / 25};
+  double m1 = 1, n16 = 16;
+  hp g3 = rope_dot(L, q, &m, k, &n3), g15 = rope_dot(L, q, &m1, k, &n16);
+  r.values.set("dot_diff_3_vs_15_generic_q_k", dec(abs(g3 - g15)));
   r.values.set("angle_15_unwrapped_deg", json::integer(15 * 30));
   r.values.set("angle_diff_15_deg", json::integer(a15));
   r.values.set("period", json::integer(period));
@@ -114,11 +130,22 @@ PV_CLAIM("carousel.c", [](const context&) {
   r.printed.set("angle_15_unwrapped_deg", json::string("450"));
   r.printed.set("angle_diff_15_deg", json::string("90"));
   r.printed.set("period", json::string("12"));
-  bool ok = a15 == 90 && period == 12 && abs(d3 - d15) <= 64 * ref::unit_roundoff();
+  // Derived: the exact dots at distance 3 and 15 are equal (30 * 12 = 360),
+  // so each difference is within the two dots' rounding bounds
+  // (rope_dot_error_bound) plus the stored speed's error over the 12 extra
+  // steps: 12 w gamma_3 (radians() rounds pi, a product and a quotient).
+  const hp speed_err = 12 * radians(hp(30)) * gamma_hp<hp>(3);
+  const hp tol_e = rope_dot_error_bound(L, e, &m, e, &n3) + rope_dot_error_bound(L, e, &m, e, &n15) + speed_err;
+  const hp tol_g = rope_dot_error_bound(L, q, &m, k, &n3) + rope_dot_error_bound(L, q, &m1, k, &n16) +
+                   speed_err;
+  r.values.set("dot_diff_bounds", json::array().push(dec(tol_e)).push(dec(tol_g)));
+  bool ok = a15 == 90 && period == 12 && abs(d3 - d15) <= tol_e && abs(g3 - g15) <= tol_g;
   r.result = ok ? verdict::holds : verdict::fails;
   if (!ok)
     r.qualification = "15 steps give " + std::to_string(a15) + " degrees, period " +
-                      std::to_string(period);
+                      std::to_string(period) + "; RoPE dots at distance 3 and 15 differ by " +
+                      fig(abs(d3 - d15)) + " with (1, 0), by " + fig(abs(g3 - g15)) +
+                      " with q = (3/5, 4/5), k = (-7/25, 24/25)";
   return r;
 });
 
@@ -194,10 +221,12 @@ PV_CLAIM("carousel.d", [](const context&) {
                       "), while the fastest pair alone comes within 1 degree at distance " +
                       std::to_string(single_hit) + "; beyond 10^7 positions not searched";
   } else {
-    r.result = verdict::holds_qualified;
+    // A distance at which every pair lines up is exactly the collision the
+    // chapter says several speeds prevent: the claim fails.
+    r.result = verdict::fails;
     r.qualification = "slowest pair needs " + fig(slowest, 8) +
                       " positions per turn, but distance " + std::to_string(first_hit) +
-                      " brings every pair within 1 degree of a whole turn";
+                      " brings every pair within 1 degree of a whole turn: far differences collide";
   }
   return r;
 });

@@ -6,5 +6,7 @@
 #include "claims/inputs.h"
 #include "claims/printed.h"
 #include "claims/registry.h"
+#include "claims/tolerance.h"
 #include "claims/values.h"
+#include "posverify/error_bounds.h"
 #include "posverify/posverify.h"

@@ -33,7 +33,11 @@ PV_CLAIM("sinusoid.wavelengths", [](const context&) {
   r.values.set("last_over_limit", dec(lambda.back() / limit));
   r.values.set("next_after_last_over_limit", dec(lambda.back() * ratio / limit));
   // pow and the divisions round: a few u per wavelength (relative).
-  const hp tol = 64 * u;
+  const hp tol = ref_tolerance(r, "relative", 64, tol_kind::declared_slack,
+                               "each wavelength is pow, a product and a division (about 3 u "
+                               "relative); a ratio of ratios compares four of them (about 12 u); "
+                               "64 u is a margin of 5 over that estimate");
+  (void)u;
   bool geometric = dev <= tol;
   bool first_ok = abs(lambda.front() / two_pi - 1) <= tol;
   bool below = lambda.back() < limit;
@@ -42,7 +46,7 @@ PV_CLAIM("sinusoid.wavelengths", [](const context&) {
     r.result = verdict::holds_qualified;
     r.qualification =
         "geometric (ratio 10000^(1/256) = " + fig(ratio, 12) + ", deviation " + fig(dev, 3) +
-        " <= 64u) and starts at exactly 2 pi; the range ends at 2 pi * 10000^(255/256) = " +
+        " <= " + fig(tol / u, 3) + " u) and starts at exactly 2 pi; the range ends at 2 pi * 10000^(255/256) = " +
         fig(lambda.back(), 12) + " = " + fig(lambda.back() / limit, 6) +
         " of 10000 * 2 pi for d = 512: 10000 * 2 pi is the bound (the next term of the "
         "sequence), not a wavelength that occurs";
@@ -85,7 +89,11 @@ PV_CLAIM("sinusoid.timestep-embedding", [](const context&) {
   // The two frequency formulas (pow vs exp of a log) each carry a few u of
   // relative error; the angle t f then errs by <= 8 (t_max + 1) u, sin/cos
   // are 1-Lipschitz and round once more.
-  const hp bound = 16 * hp(1000) * ref::unit_roundoff();
+  const hp bound = ref_tolerance(r, "abs", 16 * 1000, tol_kind::declared_slack,
+                                 "each frequency formula is within about 4 u relative, so an "
+                                 "angle t f (t <= 1000) errs by about 4 (t + 1) u, and sin, cos "
+                                 "add 1 u: about 8 (t_max + 1) u for the two layouts together; "
+                                 "16000 u is a margin of 2 over that estimate");
   r.values.set("max_abs_diff_after_permutation", dec(diff));
   r.values.set("bound", dec(bound));
   r.values.set("half", json::integer(static_cast<std::int64_t>(half)));
@@ -103,7 +111,8 @@ PV_CLAIM("sinusoid.linear-shift", [](const context&) {
   auto r = make("sinusoid.linear-shift",
                 "d = 16, base 10000, m in {0, 1, 5, 100, 1000, 65536}, k in {1, 3, 17, 500, "
                 "2^20}: residual max |p(m + k) - M_k p(m)| with the fixed block-rotation map M_k "
-                "(sinusoid_shift_map), in mpfr, against 8 (d + 1) (m + k + 1) u");
+                "(sinusoid_shift_map), in mpfr, against the derived bound sinusoid_shift_bound "
+                "(angle rounding u |m w| and 2u for sin, cos per entry, Higham's dot bound)");
   const std::size_t d = 16;
   auto w = geometric_speeds<hp>(d, hp(10000));
   const std::vector<double> ms = {0, 1, 5, 100, 1000, 65536};
@@ -114,8 +123,11 @@ PV_CLAIM("sinusoid.linear-shift", [](const context&) {
     auto M = sinusoid_shift_map(w, k);
     for (double m : ms) {
       auto pm = sinusoid_with_speeds<hp>({m}, w), pk = sinusoid_with_speeds<hp>({m + k}, w);
-      hp bound = 8 * hp(static_cast<double>(d + 1)) * hp(m + k + 1) * ref::unit_roundoff();
+      // Derived: the residual bound of error_bounds.h for this very
+      // evaluation (left-to-right d-term dot of M_k p(m) against p(m + k)).
+      const auto B = sinusoid_shift_bound<hp>(w, m, k);
       for (std::size_t row = 0; row < d; ++row) {
+        const hp& bound = B[row];
         hp s = 0;
         for (std::size_t c = 0; c < d; ++c) s += M(row, c) * pm(0, c);
         hp e = abs(pk(0, row) - s);
@@ -179,7 +191,12 @@ PV_CLAIM("additive.cross-terms", [](const context&) {
   // Each product through the projections and the dots is a sum of at most
   // 2 d^2 rounded terms: gamma_{2d^2} ~ 2 d^2 u times the magnitudes, with a
   // factor 128 of room for the magnitudes of the projected vectors.
-  hp bound = 256 * hp(static_cast<double>(d * d)) * ref::unit_roundoff() * mag;
+  hp bound = mag * ref_tolerance(r, "per_magnitude", 256 * static_cast<double>(d * d),
+                                 tol_kind::declared_slack,
+                                 "each product passes a projection and a dot, at most 2 d^2 "
+                                 "rounded operations (gamma_{2 d^2} about 2 d^2 u) times the "
+                                 "magnitudes summed in mag; the factor 128 is room for the "
+                                 "magnitudes inside the projections, which mag does not count");
   r.values.set("identity_residual_hp", dec(residual));
   r.values.set("content_content", dec(cc));
   r.values.set("content_position", dec(cp));
@@ -225,13 +242,17 @@ PV_CLAIM("rope.relative", [](const context&) {
       {0, 0}, {2, 5}, {7, 10}, {100, 3}, {1000, 1003}, {65536, 65539}, {1048576, 17}};
   hp worst = 0;
   bool ok = true;
+  const hp per_position = ref_tolerance(
+      r, "per_position_per_norm", 16, tol_kind::declared_slack,
+      "rope_dot and the closed form each carry the angle error u |m w| <= u max(m, n) plus a "
+      "few u per term: about 4 (max(m, n) + 1) u |q|_1 |k|_1 together; 16 is a margin of 4");
   for (pairing p : {pairing::adjacent, pairing::halves}) {
     auto L = rope_ladder<hp>(d, hp(10000), p);
     for (auto [m, n] : mn) {
       hp got = rope_dot(L, q.row(0), &m, k.row(0), &n);
       hp want = rope_closed_form(L, q.row(0), k.row(0), n - m);
       hp e = abs(got - want);
-      hp bound = 16 * hp(std::max(m, n) + 1) * ref::unit_roundoff() * norm;
+      hp bound = norm * hp(std::max(m, n) + 1) * per_position;
       if (e > worst) worst = e;
       ok = ok && e <= bound;
     }

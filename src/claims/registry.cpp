@@ -70,6 +70,49 @@ claim_result make(const std::string& id, const std::string& checked) {
   return r;
 }
 
+namespace {
+
+/// Every object under `j` with a string "verdict": the path of its keys and
+/// whether the verdict is unexpected (differs from its "expected", or, with
+/// no "expected", begins with "disproved").
+void collect_unexpected(const json& j, const std::string& path, std::vector<std::string>& bad) {
+  using K = json::kind;
+  if (j.type() == K::object) {
+    const json* v = j.find("verdict");
+    if (v && v->type() == K::string) {
+      const std::string got = v->as_string();
+      const json* want = j.find("expected");
+      const bool has_want = want && want->type() == K::string;
+      const bool unexpected = has_want ? got != want->as_string() : got.rfind("disproved", 0) == 0;
+      if (unexpected)
+        bad.push_back(path + " (" + got + (has_want ? ", expected " + want->as_string() : "") + ")");
+    }
+    for (const auto& [k, child] : j.items())
+      if (k != "verdict") collect_unexpected(child, path.empty() ? k : path + "/" + k, bad);
+  } else if (j.type() == K::array) {
+    std::size_t i = 0;
+    for (const auto& item : j.items()) collect_unexpected(item.second, path + "/" + std::to_string(i++), bad);
+  }
+}
+
+}  // namespace
+
+void apply_proof_verdicts(claim_result& r) {
+  std::vector<std::string> bad;
+  collect_unexpected(r.extra, "", bad);
+  if (bad.empty()) return;
+  json names = json::array();
+  std::string list;
+  for (const auto& b : bad) {
+    names.push(json::string(b));
+    list += (list.empty() ? "" : "; ") + b;
+  }
+  r.extra.set("proof_failures", names);
+  const std::string before = r.qualification ? " Before the proofs: " + *r.qualification : "";
+  r.result = verdict::fails;
+  r.qualification = "a proof or certificate came out other than expected: " + list + "." + before;
+}
+
 std::vector<claim_result> run_all(const context& ctx) {
   std::vector<claim_result> out;
   for (const auto& e : catalogue()) {
@@ -88,6 +131,7 @@ std::vector<claim_result> run_all(const context& ctx) {
     r.section = e.section;
     for (const auto& pf : proofs())
       if (pf.claim_id == e.id) pf.attach(ctx, r);
+    apply_proof_verdicts(r);
     out.push_back(std::move(r));
   }
   return out;

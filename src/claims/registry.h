@@ -65,6 +65,12 @@ struct proof_registrar {
 #define PV_CLAIM_PROOF(id, name, ...) \
   static const ::pv::claims::proof_registrar PV_CLAIM_CAT(pv_proof_, __LINE__){id, name, __VA_ARGS__}
 
+/// A proof or certificate attached to `r` (any object in r.extra with a
+/// "verdict") that came out disproved where proved was expected, or other
+/// than its stated "expected", makes the claim fail: r.result = fails, the
+/// qualification names each such proof, r.extra["proof_failures"] lists them.
+void apply_proof_verdicts(claim_result& r);
+
 /// Runs every catalogued claim in catalogue order. A catalogued id with no
 /// registered function is reported as `fails` with the qualification
 /// "not implemented", so a gap cannot hide.

@@ -3,6 +3,7 @@
 #include "check/check.h"
 #include "cli/args.h"
 #include "cli/verify_args.h"
+#include "claims/fault_matrix.h"
 #include "claims/registry.h"
 #include "posverify/report.h"
 #include "posverify/scalar.h"
@@ -38,6 +39,8 @@ const char* usage_text =
     "                       same claims.json byte for byte\n"
     "  --property ID        run one property only, print its result, write nothing\n"
     "  --precision-bits B   reference precision in bits (default 256, range [64, 4096])\n"
+    "  --fault-matrix       run every claim and property under every planted fault\n"
+    "                       (--cases per property, default 100); write fault_matrix.*\n"
     "  --help               this text\n"
     "\n"
     "exit codes: 0 every claim holds and every property passes; 1 something\n"
@@ -72,6 +75,9 @@ int cmd_verify(const std::vector<std::string>& args) {
   }
 
   pv::make_out_dir(out_dir, "--out");
+
+  if (va.fault_matrix)
+    return pv::claims::cmd_fault_matrix(out_dir, {opt.seed, va.cases_given ? opt.cases : 100});
 
   pv::report rep;
   rep.version = POSVERIFY_VERSION;

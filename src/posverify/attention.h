@@ -27,7 +27,8 @@ T exp_scores_row(const matrix<T>& Q, const matrix<T>& K, std::size_t i,
   const std::size_t n = K.rows, d = Q.cols;
   const T inv_scale =
       o.scale && !fault_is(fault::no_attention_scale) ? T(1) / sqrt_(T(d)) : T(1);
-  const std::size_t limit = o.causal ? std::min(n, i + 1) : n;
+  const bool causal = o.causal || fault_is(fault::attention_causal_mask);  // planted fault
+  const std::size_t limit = causal ? std::min(n, i + 1) : n;
   e.assign(n, T(0));
   for (std::size_t j = 0; j < limit; ++j) e[j] = dot(Q.row(i), K.row(j), d) * inv_scale;
   T m = e[0];

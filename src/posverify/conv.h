@@ -43,7 +43,8 @@ matrix<T> apply_conv(const conv3x3<T>& k, const matrix<T>& X, std::size_t H, std
     for (std::size_t c = 0; c < W; ++c)
       for (std::size_t o = 0; o < k.c_out; ++o) {
         T s = k.bias[o];
-        for (int dr = 0; dr < 3; ++dr)
+        const bool middle_only = fault_is(fault::conv_middle_row_only);  // planted fault
+        for (int dr = middle_only ? 1 : 0; dr < (middle_only ? 2 : 3); ++dr)
           for (int dc = 0; dc < 3; ++dc) {
             long rr = static_cast<long>(r) + dr - 1, cc = static_cast<long>(c) + dc - 1;
             if (fault_is(fault::conv_circular_padding)) {  // planted fault: wrap around

@@ -25,20 +25,32 @@ hp underflow_floor() {
   else return hp(0);
 }
 
+/// Higham's gamma_n = n u / (1 - n u) for the unit roundoff u of T, computed
+/// in hp (so that the bound itself is not rounded down in float).
+template <class T>
+hp gamma_hp(long n) {
+  const hp nu = hp(static_cast<double>(n)) * convert<hp>(unit_roundoff<T>());
+  return nu / (1 - nu);
+}
+
 /// Two evaluations of attention in T that differ only in the order of the
 /// sums over keys (the permutation law) agree entry by entry within
-///   2 (gamma_n + gamma_{n-1} + 2u) sum_j p_j |v_jc| + 4 n floor,
+///   2 g (1 + 4 g) sum_j p_j |v_jc| + 4 n floor,   g = gamma_n + gamma_{n-1} + 2u,
 /// where e_j are the computed (order-independent) exponentials, p_j = e_j / sum
-/// e, and n the number of keys: each evaluation is within half of that of the
-/// exact quotient of the same e_j (recursive summation, Higham eq. 4.4, one
-/// rounded division). Returns the bound for every output entry.
+/// e, and n the number of keys. Each evaluation is within g (1 + 4 g) S of the
+/// exact quotient of the same e_j, S = sum_j p_j |v_jc|: the numerator's sum
+/// errs by gamma_n (Higham eq. 4.4), the denominator's by gamma_{n-1}, the
+/// division by u, and dividing by (1 - gamma_{n-1}) costs the factor
+/// 1 / (1 - x) <= 1 + 2x (x <= 1/2) <= 1 + 4 g (the 4 instead of 2 is slack on
+/// a second-order term). The factor 2: two evaluations, each within that of
+/// the same exact value. Returns the bound for every output entry.
 template <class T>
 matrix<hp> attention_reorder_bound(const matrix<T>& Q, const matrix<T>& K, const matrix<T>& V,
                                    const attention_options<T>& o = {}) {
   const std::size_t n = K.rows;
   const hp u = convert<hp>(unit_roundoff<T>());
-  const hp g = convert<hp>(gamma<T>(static_cast<long>(n))) +
-               convert<hp>(gamma<T>(static_cast<long>(n > 1 ? n - 1 : 1))) + 2 * u;
+  const hp g = gamma_hp<T>(static_cast<long>(n)) +
+               gamma_hp<T>(static_cast<long>(n > 1 ? n - 1 : 1)) + 2 * u;
   matrix<hp> B(Q.rows, V.cols);
   std::vector<T> e;
   for (std::size_t i = 0; i < Q.rows; ++i) {
@@ -52,14 +64,6 @@ matrix<hp> attention_reorder_bound(const matrix<T>& Q, const matrix<T>& K, const
     }
   }
   return B;
-}
-
-/// Higham's gamma_n = n u / (1 - n u) for the unit roundoff u of T, computed
-/// in hp (so that the bound itself is not rounded down in float).
-template <class T>
-hp gamma_hp(long n) {
-  const hp nu = hp(static_cast<double>(n)) * convert<hp>(unit_roundoff<T>());
-  return nu / (1 - nu);
 }
 
 /// Absolute error of one computed sin or cos in T (|result| <= 1):
@@ -185,7 +189,10 @@ inline std::vector<hp> row_of(const matrix<hp>& E, std::size_t i) {
 ///    and the normalised weights w_j = e~_j / sum e~ satisfy
 ///    |w_j - p_j| <= p_j 2r / (1 - r), p_j <= w_j (1 + r) / (1 - r);
 ///  * summation and division (as attention_reorder_bound): within
-///    g (1 + 4g) sum_j w_j |v~_jc|, g = gamma_n + gamma_{n-1} + 2u.
+///    g (1 + 4g) sum_j w_j |v~_jc|, g = gamma_n + gamma_{n-1} + 2u ((1 + 4g)
+///    bounds 1 / (1 - gamma_{n-1}) with slack on the second-order term);
+///  * max subtraction: |t~_j - (s~_j - m~)| <= u |t~_j| (1 + 2u) (the (1 + 2u)
+///    turns the computed |t~| into the exact one), plus floor.
 /// Bound_ic = g (1 + 4g) S + sum_j w_j eV_jc + 2r/(1-r) (1+r)/(1-r) (S + sum_j w_j eV_jc)
 ///            + 4 n floor (max|v~| + 1),  S = sum_j w_j |v~_jc|,
 /// capped by the trivial (2 + 2g) max_j (|v~_jc| + eV_jc) (both outputs are
@@ -281,10 +288,13 @@ matrix<hp> conv_error_bound(const conv3x3<T>& k, const matrix<T>& X, std::size_t
 }
 
 /// Single-speed aliasing: with w~ the stored speed for w = 2 pi p / q, the
-/// angles of distances D and D + q differ by q w~ = 2 pi p + delta. For IEEE T,
-/// w~ is exact in hp and delta = |q w~ - 2 pi p| is evaluated in hp (plus
-/// 4 u_hp 2 pi p for the hp evaluation itself); for hp, w~ = 2 pi~ p / q
-/// carries pi's rounding and three rounded operations: |delta| <= gamma_4 2 pi p.
+/// angles of distances D and D + q differ by q w~ = 2 pi p + delta. Returned:
+///  * IEEE T: w~ is exact in hp, delta = |q w~ - 2 pi p| is evaluated in hp,
+///    plus 8 u_hp 2 pi p for that evaluation (pi, the product q w~ and the
+///    difference round: 3 u_hp 2 pi p; 8 is declared slack over the 3);
+///  * hp: w~ = 2 pi~ p / q carries pi's rounding and three rounded operations,
+///    |delta| <= gamma_4 2 pi p; returned is 2 gamma_4 2 pi p (the factor 2 is
+///    declared slack for the rounding of q w~ in the law's own evaluation).
 template <class T>
 hp speed_period_defect(const T& w, long p, long q) {
   const hp two_pi_p = 2 * ref::pi() * hp(static_cast<double>(p));

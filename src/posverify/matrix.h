@@ -1,6 +1,7 @@
 // A small dense row-major matrix: tokens are rows, features are columns.
 #pragma once
 
+#include "fault.h"
 #include "scalar.h"
 
 #include <cassert>
@@ -65,6 +66,8 @@ matrix<T> add(const matrix<T>& A, const matrix<T>& B) {
   assert(A.rows == B.rows && A.cols == B.cols);
   matrix<T> C = A;
   for (std::size_t i = 0; i < C.a.size(); ++i) C.a[i] += B.a[i];
+  if (fault_is(fault::add_rounds_to_float32))  // planted fault
+    for (auto& v : C.a) v = convert<T>(convert<float>(v));
   return C;
 }
 

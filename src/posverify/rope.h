@@ -92,7 +92,11 @@ rope_layout<T> rope_axes(const std::vector<std::size_t>& axes_dim, const T& thet
 inline std::vector<std::size_t> flux_axes_dim() { return {16, 56, 56}; }
 template <class T>
 rope_layout<T> rope_flux() {
-  return rope_axes<T>(flux_axes_dim(), T(10000), pairing::adjacent);
+  auto L = rope_axes<T>(flux_axes_dim(), T(10000), pairing::adjacent);
+  if (fault_is(fault::flux_axes_swapped))  // planted fault: rows and columns swapped
+    for (auto& pr : L.pairs)
+      if (pr.axis != 0) pr.axis = 3 - pr.axis;
+  return L;
 }
 
 /// Rotates one head vector in place; pos has layout.n_axes coordinates.
@@ -100,7 +104,8 @@ template <class T>
 void rope_rotate(const rope_layout<T>& L, const double* pos, T* x) {
   for (const auto& pr : L.pairs) {
     const bool off = fault_is(fault::rope_position_off_by_one) && (&pr - L.pairs.data()) % 2;
-    T angle = convert<T>(pos[pr.axis] + (off ? 1.0 : 0.0)) * pr.speed;
+    const double p = fault_is(fault::positions_ignored) ? 0.0 : pos[pr.axis];  // planted fault
+    T angle = convert<T>(p + (off ? 1.0 : 0.0)) * pr.speed;
     T c = cos_(angle), s = sin_(angle);
     T xa = x[pr.a], xb = x[pr.b];
     x[pr.a] = xa * c - xb * s;

@@ -16,7 +16,10 @@ template <class T>
 std::vector<T> geometric_speeds(std::size_t d, const T& base) {
   assert(d % 2 == 0);
   std::vector<T> w(d / 2);
-  for (std::size_t i = 0; i < d / 2; ++i) w[i] = pow_(base, T(-T(2 * i) / T(d)));
+  const bool integer_exponent = fault_is(fault::speed_integer_exponent);  // planted fault
+  for (std::size_t i = 0; i < d / 2; ++i)
+    w[i] = integer_exponent ? pow_(base, T(-T(static_cast<double>(2 * i / d))))
+                            : pow_(base, T(-T(2 * i) / T(d)));
   return w;
 }
 
@@ -24,7 +27,7 @@ std::vector<T> geometric_speeds(std::size_t d, const T& base) {
 template <class T>
 void sinusoid_row(double m, const std::vector<T>& w, T* out) {
   for (std::size_t i = 0; i < w.size(); ++i) {
-    T angle = convert<T>(m) * w[i];
+    T angle = convert<T>(fault_is(fault::positions_ignored) ? 0.0 : m) * w[i];  // planted fault
     const bool swap = fault_is(fault::sinusoid_swap);
     out[2 * i] = swap ? cos_(angle) : sin_(angle);
     out[2 * i + 1] = swap ? sin_(angle) : cos_(angle);
@@ -35,6 +38,9 @@ void sinusoid_row(double m, const std::vector<T>& w, T* out) {
 template <class T>
 matrix<T> sinusoid(const std::vector<double>& positions, std::size_t d, const T& base) {
   auto w = geometric_speeds<T>(d, base);
+  if (fault_is(fault::sinusoid_speed_off_by_one))  // planted fault: pair i gets w_{i+1}
+    for (std::size_t i = 0; i < w.size(); ++i)
+      w[i] = pow_(base, T(-T(2 * (i + 1)) / T(d)));
   matrix<T> P(positions.size(), d);
   for (std::size_t r = 0; r < positions.size(); ++r) sinusoid_row(positions[r], w, P.row(r));
   return P;

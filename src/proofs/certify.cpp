@@ -103,7 +103,11 @@ std::string upper_decimal(const interval& x, int digits) {
 
 certificate certify_rounding(std::string name, std::string formula, const interval& x,
                              const std::string& printed) {
-  certificate c{std::move(name), std::move(formula), x, printed, "", cert_verdict::undecided, "", ""};
+  certificate c;
+  c.name = std::move(name);
+  c.formula = std::move(formula);
+  c.enclosure = x;
+  c.printed = printed;
   auto p = parse_printed(printed);
   c.rule = "every number in the enclosure rounds to the printed value at " +
            std::to_string(p.decimals) + " decimals";
@@ -136,8 +140,12 @@ certificate certify_rounding(std::string name, std::string formula, const interv
 }
 
 certificate certify_exact(std::string name, std::string formula, const interval& x, long printed) {
-  certificate c{std::move(name), std::move(formula), x, std::to_string(printed),
-                "the exact value equals the printed integer", cert_verdict::undecided, "", ""};
+  certificate c;
+  c.name = std::move(name);
+  c.formula = std::move(formula);
+  c.enclosure = x;
+  c.printed = std::to_string(printed);
+  c.rule = "the exact value equals the printed integer";
   const auto* xb = x.backend().data();
   const bool point = mpfr_equal_p(&xb->left, &xb->right) != 0;
   if (point && mpfr_cmp_si(&xb->left, printed) == 0) {
@@ -157,6 +165,9 @@ json to_json(const certificate& c) {
                          .push(json::string(upper_decimal(c.enclosure))));
   j.set("printed", json::string(c.printed));
   j.set("verdict", json::string(to_string(c.verdict)));
+  j.set("expected", json::string(to_string(c.expected)));
+  if (!c.expected_why.empty()) j.set("expected_why", json::string(c.expected_why));
+  j.set("checks", json::string(c.checks));
   j.set("rule", json::string(c.rule));
   j.set("formula", json::string(c.formula));
   if (!c.why.empty()) j.set("why", json::string(c.why));

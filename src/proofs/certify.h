@@ -32,6 +32,14 @@ struct certificate {
   cert_verdict verdict = cert_verdict::undecided;
   std::string why;       ///< for undecided (and as a note otherwise)
   std::string exact;     ///< the exact value where it is known in closed form
+  /// The verdict the claim's own computation leads us to expect; a different
+  /// verdict makes the claim fail (claims/registry.cpp, proof_failures).
+  cert_verdict expected = cert_verdict::proved;
+  std::string expected_why;  ///< why a verdict other than proved is expected
+  /// What the certificate checks: the chapter's figure against an exact value
+  /// computed in MPFI, independently of posverify's numerics (never the code).
+  std::string checks = "the printed figure against an MPFI enclosure of the exact value; "
+                       "posverify's numerics are not inspected";
 };
 
 /// The point interval [x, x] for an exact integer.
@@ -56,7 +64,8 @@ certificate certify_exact(std::string name, std::string formula, const interval&
 std::string lower_decimal(const interval& x, int digits = 40);
 std::string upper_decimal(const interval& x, int digits = 40);
 
-/// {"enclosure": [lo, hi], "printed", "rule", "verdict", "formula", "why"?}.
+/// {"enclosure": [lo, hi], "printed", "rule", "verdict", "expected", "checks",
+/// "formula", "why"?, "expected_why"?}.
 json to_json(const certificate& c);
 
 /// {name -> to_json(c)} for a list of certificates.

@@ -156,6 +156,11 @@ std::vector<certificate> additive() {
     r.push_back(certify_rounding("dot_2_5 [" + tag + "]", to_string(alt), additive_dot(2, 5, alt), "-0.040"));
     r.push_back(certify_rounding("dot_7_10 [" + tag + "]", to_string(alt), additive_dot(7, 10, alt), "0.123"));
   }
+  for (std::size_t i = 2; i < r.size(); ++i) {
+    r[i].expected = cert_verdict::disproved;
+    r[i].expected_why = "another reading of the formula, tried to show that only the chapter's "
+                        "reading (content plus position) reproduces its figures";
+  }
   return r;
 }
 
@@ -182,12 +187,20 @@ std::vector<certificate> wavelengths() {
                             limit, 10000));
   r.push_back(certify_exact("wavelength_last / 2pi (d = 512)", "1 / omega_255 = 10000^(510/512)",
                             exact(1) / omega(255), 10000));
+  r.back().expected = cert_verdict::disproved;
+  r.back().expected_why = "the printed 10000 * 2 pi is the limit i = d/2, which the last pair "
+                          "i = d/2 - 1 does not reach; the claim is qualified for it";
+  // The first and the limit are the chapter's arithmetic restated (10000^0 = 1,
+  // 10000^(512/512) = 10000): exact integers, no code of posverify involved.
+  r[0].checks = r[1].checks = "the chapter's arithmetic restated in exact integers; posverify's numerics are not inspected";
   certificate first = certify_rounding("wavelength_first", "2 pi / omega_0", two_pi / omega(0), "6.283");
   first.why = "printed as 2*pi; compared at 3 decimals";
   r.push_back(first);
   certificate last = certify_rounding("wavelength_last (d = 512)", "2 pi / omega_255",
                                       two_pi / omega(255), "62831.853");
   last.printed = "10000*2*pi (62831.853)";
+  last.expected = cert_verdict::disproved;
+  last.expected_why = r[2].expected_why;
   r.push_back(last);
   return r;
 }
@@ -217,6 +230,9 @@ std::vector<certificate> carousel(const std::string& id) {
     r.push_back(certify_exact("angle_diff_15_deg", "15*30 mod 360", wrap(exact(15) * step), 90));
     r.push_back(certify_exact("period", "360 / 30", exact(360) / step, 12));
   }
+  for (auto& c : r)
+    c.checks = "the chapter's arithmetic restated in exact integers (degrees); posverify's numerics "
+               "are not inspected (the claim itself runs the RoPE rotation)";
   return r;
 }
 
@@ -258,10 +274,12 @@ std::vector<certificate> p5(bool with_encoding) {
 
 std::vector<certificate> p6_tokens(const std::string& id) {
   // 64 x 64 cells; for FLUX.1 a 1024 x 1024 picture, VAE factor 8, 2 x 2 patches.
-  if (id == "p6.sd-no-encoding")
-    return {certify_exact("tokens", "64 * 64 cells of the feature map", exact(64) * exact(64), 4096)};
   const interval side = exact(1024) / exact(8) / exact(2);
-  return {certify_exact("tokens", "(1024 / 8 / 2)^2 patches", side * side, 4096)};
+  certificate c = id == "p6.sd-no-encoding"
+                      ? certify_exact("tokens", "64 * 64 cells of the feature map", exact(64) * exact(64), 4096)
+                      : certify_exact("tokens", "(1024 / 8 / 2)^2 patches", side * side, 4096);
+  c.checks = "the chapter's arithmetic restated in exact integers; posverify's numerics are not inspected";
+  return {c};
 }
 
 }  // namespace

@@ -79,7 +79,12 @@ INSTANTIATE_TEST_SUITE_P(
         fault_case{pv::fault::conv_circular_padding, "conv_circular_padding",
                    "conv.identical_neighbourhoods"},
         fault_case{pv::fault::rope_position_off_by_one, "rope_position_off_by_one",
-                   "flux.text_identity"}),
+                   "flux.text_identity"},
+        // Issue 14: the two symmetry laws had never been shown to fail.
+        fault_case{pv::fault::attention_causal_mask, "attention_causal_mask",
+                   "attention.permutation_equivariance"},
+        fault_case{pv::fault::positions_ignored, "positions_ignored",
+                   "encoding.breaks_permutation_symmetry"}),
     [](const ::testing::TestParamInfo<fault_case>& i) {
       std::string s = std::string(i.param.fault_name) + "_" + i.param.id;
       for (auto& ch : s)

@@ -1,0 +1,57 @@
+// The fault matrix: every claim and every property run under every planted
+// fault of posverify/fault.h. A verdict that no fault flips is a verdict that
+// has not been shown able to fail; the matrix names it.
+#pragma once
+
+#include "posverify/fault.h"
+#include "posverify/report.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace pv::claims {
+
+struct fault_matrix_options {
+  std::uint64_t seed = 1;
+  /// Random cases per property, in the baseline and under each fault (fewer
+  /// than verify's 1000, to keep the matrix affordable; the report says so).
+  int property_cases = 100;
+};
+
+/// One row of the matrix: a claim or a property, its verdict without a fault
+/// and under each fault (same order as fault_matrix::faults).
+struct fault_row {
+  std::string id;
+  std::string baseline;
+  std::vector<std::string> under;
+  std::vector<std::string> note;  ///< first words of the failure, per fault ("" when unchanged)
+  bool checkable = true;          ///< false for a claim that is not checkable
+  /// A fault flips the row when the baseline holds (or passes) and the row
+  /// fails under the fault.
+  std::vector<std::string> flipped_by(const std::vector<fault_info>& faults) const;
+};
+
+struct fault_matrix {
+  std::uint64_t seed = 1;
+  int property_cases = 0;
+  std::vector<fault_info> faults;
+  std::vector<fault_row> claims, properties;
+  /// Checkable claims and properties that no fault flips: ids.
+  std::vector<std::string> unflipped() const;
+};
+
+/// Runs the baseline and every fault: properties first (the claims that
+/// consult a property see its result under the same fault), then the claims.
+fault_matrix run_fault_matrix(const fault_matrix_options& o);
+
+json to_json(const fault_matrix& m);
+std::string to_markdown(const fault_matrix& m);
+
+/// `posverify verify --fault-matrix`: runs the matrix, writes
+/// OUT/fault_matrix.md and .json (atomically), prints a summary; returns 0
+/// when every checkable claim and every property is flipped by some fault, 1
+/// otherwise.
+int cmd_fault_matrix(const std::string& out_dir, const fault_matrix_options& o);
+
+}  // namespace pv::claims
