@@ -35,10 +35,21 @@ bool check_layout(const rope_layout<T>& L, const matrix<double>& X0,
   return false;
 }
 
-/// Tags the cases whose bound in float32 or float64 covers the whole range of
-/// the values: they are counted (coverage in the report), and test nothing in
-/// that type; the hp check of the same case still does.
-void tag_vacuous(bool f32, bool f64) {
+/// How many times a case whose float32 bound covers the values' range is
+/// redrawn: such a case tests nothing in float32 (its hp and float64 checks
+/// still run and count). After this many redraws the last case is kept and
+/// tagged, so the report shows how often even that did not help.
+constexpr int kMaxRedraws = 4;
+
+/// A drawn case: whether its float32 and float64 checks could fail, and its kind.
+struct drawn {
+  bool f32 = false, f64 = false;
+  const char* kind = "";
+};
+
+/// Tags what the kept case tests, and how many draws it took.
+void tag_case(bool f32, bool f64, int redraws) {
+  RC_CLASSIFY(redraws > 0, "redrawn: an earlier draw's float32 bound covered the values' range");
   RC_CLASSIFY(!f32, "float32 bound covers the values' range (tests nothing in float32)");
   RC_CLASSIFY(!f64, "float64 bound covers the values' range (tests nothing in float64)");
 }
@@ -65,6 +76,8 @@ PV_PROPERTY("rope.attention_translation_invariance",
             "of sin/cos, gamma_2 per rotation, gamma_d scores, 2 ulps per exp, gamma_n sums), "
             "the two bounds added entrywise; in hp this is the reference precision",
             [] {
+              // one draw, checked in hp, float64 and float32
+              const auto draw = []() -> drawn {
               if (*rc::gen::arbitrary<bool>()) {
                 const auto spec = *gen::rope_1d(2, 16);
                 const auto X0 = *gen::tokens({2, 8, spec.d, spec.d, true, true});
@@ -73,10 +86,9 @@ PV_PROPERTY("rope.attention_translation_invariance",
                 const auto s = *gen::shift_int();
                 std::vector<std::vector<double>> pos, sh;
                 for (auto v : p) pos.push_back({double(v)}), sh.push_back({double(v + s)});
-                RC_TAG("1-D");
                 check_layout(gen::layout<hp>(spec), X0, pos, sh);
                 const bool f64 = check_layout(gen::layout<double>(spec), X0, pos, sh);
-                tag_vacuous(check_layout(gen::layout<float>(spec), X0, pos, sh), f64);
+                return {check_layout(gen::layout<float>(spec), X0, pos, sh), f64, "1-D"};
               } else {
                 const auto f = *gen::flux_config(false);
                 const auto g = *gen::flux_grid(4);
@@ -89,10 +101,15 @@ PV_PROPERTY("rope.attention_translation_invariance",
                 auto sh = pos;
                 for (auto& q : sh)
                   for (std::size_t a = 0; a < 3; ++a) q[a] += double(s[a]);
-                RC_TAG("FLUX grid");
                 RC_LOG() << "positions " << show_positions(pos) << "\n";
                 check_layout(gen::layout<hp>(f), X0, pos, sh);
                 const bool f64 = check_layout(gen::layout<double>(f), X0, pos, sh);
-                tag_vacuous(check_layout(gen::layout<float>(f), X0, pos, sh), f64);
+                return {check_layout(gen::layout<float>(f), X0, pos, sh), f64, "FLUX grid"};
               }
+              };
+              int redraws = 0;
+              drawn c = draw();
+              while (!c.f32 && redraws < kMaxRedraws) ++redraws, c = draw();
+              RC_TAG(std::string(c.kind));
+              tag_case(c.f32, c.f64, redraws);
             });
