@@ -180,6 +180,13 @@ struct parser {
     while (p < t.size() && t[p] != '"') {
       const unsigned char c = static_cast<unsigned char>(t[p]);
       if (c < 0x20) fail("control character in string");
+      if (c >= 0x80) {  // JSON text is UTF-8 (RFC 8259, 8.1): a whole valid sequence, or an error
+        const std::size_t n = text::utf8_sequence(t, p);
+        if (n == 0) fail("invalid UTF-8 byte " + std::to_string(c) + " in string");
+        s.append(t, p, n);
+        p += n;
+        continue;
+      }
       if (c != '\\') { s += t[p++]; continue; }
       if (++p >= t.size()) fail("unterminated string");
       const char e = t[p++];

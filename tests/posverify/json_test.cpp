@@ -59,6 +59,20 @@ TEST(Json, BadEscapesAreErrors) {
   EXPECT_EQ(json::parse("\"\\u00e9\\ud83d\\ude00\\/\"").as_string(), "\xc3\xa9\xf0\x9f\x98\x80/");
 }
 
+// Found by fuzz_json once the writer began to replace invalid UTF-8 with
+// U+FFFD: two keys that differ only in invalid bytes became one key, so a
+// parsed file no longer wrote back to what it read. JSON text is UTF-8
+// (RFC 8259, section 8.1): the reader rejects invalid bytes, naming the offset.
+TEST(Json, InvalidUtf8IsAnErrorNamingTheOffset) {
+  for (const char* bad : {"\"a\xc2\"", "\"\xff\"", "\"\xc0\xaf\"", "\"\xed\xa0\x80\"",
+                          "{\"k\xc2\xc2\": 1, \"k\xc3\xc3\": 2}"}) {
+    const std::string msg = parse_error(bad);
+    EXPECT_NE(msg.find("invalid UTF-8"), std::string::npos) << bad << ": " << msg;
+    EXPECT_NE(msg.find(" at offset "), std::string::npos) << bad << ": " << msg;
+  }
+  EXPECT_EQ(json::parse("\"\xc3\xa9\xf0\x9f\x98\x80\"").as_string(), "\xc3\xa9\xf0\x9f\x98\x80");
+}
+
 TEST(Json, WriterNeverEmitsNonFiniteNumbers) {
   json o = json::object();
   for (const char* t : {"inf", "-inf", "nan", "1e", ""}) o.set(t, json::number(t));
