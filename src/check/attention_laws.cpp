@@ -206,10 +206,12 @@ matrix<T> plain_in_class(const accuracy_class& a, const att_case<T>& c) {
 }
 
 /// An exact (MPFR) variant of attention for the diagnosis: scores scaled by
-/// `scale`, key j counted mult[j] times (0: ignored, 2: twice), and keys after
-/// the query masked when `causal`.
+/// `scale`, key j counted mult[j] times (0: ignored, 2: twice), keys after
+/// the query masked when `causal`, and key `skip_z` (if any) left out of the
+/// softmax denominator only (its value still weighted in the numerator).
 template <class T>
-matrix<hp> attention_variant(const att_case<T>& c, const hp& scale, const std::vector<int>& mult, bool causal) {
+matrix<hp> attention_variant(const att_case<T>& c, const hp& scale, const std::vector<int>& mult, bool causal,
+                             std::size_t skip_z = SIZE_MAX) {
   const std::size_t nq = c.q.rows, nk = c.k.rows, d = c.q.cols, dv = c.v.cols;
   matrix<hp> out(nq, dv);
   for (std::size_t i = 0; i < nq; ++i) {
@@ -227,7 +229,8 @@ matrix<hp> attention_variant(const att_case<T>& c, const hp& scale, const std::v
     std::vector<hp> p(nk);
     for (std::size_t j = 0; j < nk; ++j) {
       const int w = causal && j > i ? 0 : mult[j];
-      z += (p[j] = hp(double(w)) * exp(s[j] - m));
+      p[j] = hp(double(w)) * exp(s[j] - m);
+      if (j != skip_z) z += p[j];
     }
     for (std::size_t col = 0; col < dv; ++col) {
       hp o = 0;
@@ -266,6 +269,40 @@ std::string diagnose_attention(const context& cx, const att_case<T>& c, const ma
       if (ratio(attention_variant(c, rs, m, false)) <= 1) which += (which.empty() ? "" : ", ") + std::to_string(j);
     }
     if (!which.empty()) found.push_back(std::string(w ? "it counts key " : "it ignores key ") + which + (w ? " twice" : ""));
+  }
+  // the normaliser: the values are weighted right, the softmax denominator is
+  // not. A key left out of the denominator only; otherwise, every output row
+  // the reference row times its own factor (an online softmax whose running
+  // sum is not rescaled when the maximum grows, a denominator from other scores).
+  if (found.empty() && nk > 1) {
+    std::string which;
+    for (std::size_t j = 0; j < nk; ++j)
+      if (ratio(attention_variant(c, rs, ones, false, j)) <= 1) which += (which.empty() ? "" : ", ") + std::to_string(j);
+    if (!which.empty()) found.push_back("it leaves key " + which + " out of the softmax denominator (its value still weighted)");
+  }
+  if (found.empty()) {
+    matrix<hp> scaled = ref;
+    hp far = 0, far_f = 1;
+    std::size_t far_row = 0;
+    for (std::size_t i = 0; i < ref.rows; ++i) {
+      hp num = 0, den = 0;
+      for (std::size_t col = 0; col < dv; ++col) {
+        num += convert<hp>(out(i, col)) * ref(i, col);
+        den += ref(i, col) * ref(i, col);
+      }
+      const hp f = den > 0 ? hp(num / den) : hp(1);
+      for (std::size_t col = 0; col < dv; ++col) scaled(i, col) = f * ref(i, col);
+      if (abs(f - 1) > far) {
+        far = abs(f - 1);
+        far_f = f;
+        far_row = i;
+      }
+    }
+    if (far > 0 && ratio(scaled) <= 1)
+      found.push_back("every output row is the reference row times its own factor (row " + std::to_string(far_row) +
+                      ": " + ref::to_decimal(far_f, 4) +
+                      "): the values are weighted right but the softmax normaliser is wrong (e.g. an online "
+                      "softmax whose running sum is not rescaled when the maximum grows)");
   }
   // low precision: the error in units of each candidate u, and whether
   // posverify's plain implementation in that class errs as much

@@ -516,8 +516,7 @@ int run_panel(context& cx, const std::vector<std::string>& libs, const std::stri
   j.set("laws_above_target", json::integer(above_target));
   j.set("members", rows);
   ensure_dir(out_dir);
-  write_file_atomic(out_dir + "/panel.json", j.dump());
-  write_file_atomic(out_dir + "/panel.md", md);
+  write_files_atomic({{out_dir + "/panel.json", j.dump()}, {out_dir + "/panel.md", md}});
   std::cout << "panel: " << libs.size() << " members, " << false_alarms << " false alarms, " << above_target
             << " laws above the 0.5 target; wrote " << out_dir << "/panel.md and " << out_dir << "/panel.json\n";
   return false_alarms == 0 ? 0 : 1;

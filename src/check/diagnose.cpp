@@ -357,7 +357,7 @@ json diagnose_rope(const context& cx, const rope_cfg& rc) {
 
   // convention and speeds as asked: say where the accuracy falls short. At
   // --max-position on the last axis, the angle error of each pair in units of
-  // u |m w|, against the model's allowance eps_w(k)/u + 1 (+ 5 / |m w|).
+  // u |m w|, against the model's allowance eps_w(k)/u + 1 (+ e_rot / (u |m w|)).
   if (findings.empty()) {
     const double P = std::max(1.0, cx.max_position);
     const auto L = reference_layout(rc.c);
@@ -379,7 +379,8 @@ json diagnose_rope(const context& cx, const rope_cfg& rc) {
         hp delta = convert<hp>(std::atan2(M[pp.a][pp.b], M[pp.a][pp.a])) - (mw - two_pi * floor(mw / two_pi));
         delta -= two_pi * floor(delta / two_pi + hp(0.5));  // into [-pi, pi)
         const hp e = abs(delta) / (u * mw);
-        const hp a = speed_error(rc.c.theta, k, std::size_t(rc.c.axes_dim[pp.axis]), u) / u + 1 + 5 / mw;
+        const hp a = speed_error(rc.c.theta, k, std::size_t(rc.c.axes_dim[pp.axis]), u) / u + 1 +
+                     rotation_rounding(same_units(u)) / u / mw;
         if (e - a > worst) {
           worst = e - a;
           worst_e = e;

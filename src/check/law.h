@@ -70,6 +70,15 @@ hp law_u(const context& cx) {
   return a > u ? a : u;
 }
 
+/// The unit roundoffs of a RoPE or sinusoid law for dtype T (rope_model.h,
+/// "Which u"): the angle in T (in the declared class only when it declares
+/// 16-bit arithmetic), cos/sin/rotation/storage at law_u.
+template <class T>
+rope_units rope_law_units(const context& cx) {
+  const hp t = convert<hp>(unit_roundoff<T>()), op = law_u<T>(cx);
+  return {cx.accuracy.accumulate ? op : t, op, op > t};
+}
+
 /// gamma_n = n u / (1 - n u) at the unit roundoff u (infinite when n u >= 1).
 inline hp gamma_at(long n, const hp& u) {
   const hp nu = hp(static_cast<double>(n)) * u;

@@ -101,7 +101,7 @@ kernel_speeds measure_speeds(const context& cx, const rope_cfg& rc) {
 template <class T>
 rotated<T> evaluate(const rope_layout<hp>& L, const rope_cfg& rc, const matrix<T>& x,
                     const std::vector<double>& pos, const std::vector<unsigned char>& out,
-                    const hp& u, const kernel_speeds* ks = nullptr) {
+                    const rope_units& u, const kernel_speeds* ks = nullptr) {
   rotated<T> r;
   r.y = from_bytes<T>(out, x.rows, x.cols);
   r.ref = matrix<hp>(x.rows, x.cols);
@@ -168,7 +168,7 @@ law_result simple_law(const context& cx, const rope_cfg& rc, const std::string& 
   Lr.run();
   auto describe_case = [&](std::size_t i) { return describe_rows(rc, xs[i], ps[i]); };
   Lr.each_case(ks, 1, describe_case, [&](std::size_t i, const describer& desc) {
-    auto R = evaluate<T>(L, rc, xs[i], ps[i], Lr.results()[i].out, law_u<T>(cx), speeds);
+    auto R = evaluate<T>(L, rc, xs[i], ps[i], Lr.results()[i].out, rope_law_units<T>(cx), speeds);
     return check(Lr, ks[i], xs[i], ps[i], R, desc);
   });
   return Lr.finish();
@@ -240,7 +240,7 @@ law_result law_composition(const context& cx, const rope_cfg& rc, const kernel_s
   std::vector<rotated<T>> first(ks.size());
   for (std::size_t i = 0; i < ks.size(); ++i) {
     if (Lr.results()[i].st != status::ok) continue;
-    first[i] = evaluate<T>(L, rc, xs[i], pa[i], Lr.results()[i].out, law_u<T>(cx), &speeds);
+    first[i] = evaluate<T>(L, rc, xs[i], pa[i], Lr.results()[i].out, rope_law_units<T>(cx), &speeds);
     second[i] = Lr.add(rope_call(rc.c, first[i].y, pb[i]));
     Lr.add(rope_call(rc.c, xs[i], pab[i]));
   }
@@ -255,8 +255,8 @@ law_result law_composition(const context& cx, const rope_cfg& rc, const kernel_s
       if (Lr.failed()) break;
       continue;
     }
-    auto Rb = evaluate<T>(L, rc, first[i].y, pb[i], Lr.results()[second[i]].out, law_u<T>(cx), &speeds);
-    auto Rab = evaluate<T>(L, rc, xs[i], pab[i], Lr.results()[second[i] + 1].out, law_u<T>(cx), &speeds);
+    auto Rb = evaluate<T>(L, rc, first[i].y, pb[i], Lr.results()[second[i]].out, rope_law_units<T>(cx), &speeds);
+    auto Rab = evaluate<T>(L, rc, xs[i], pab[i], Lr.results()[second[i] + 1].out, rope_law_units<T>(cx), &speeds);
     bool ok = true;
     for (std::size_t r = 0; r < xs[i].rows && ok; ++r)
       for (std::size_t c0 = 0; c0 < d; ++c0) {
@@ -320,7 +320,7 @@ law_result law_attention_translation(const context& cx, const rope_cfg& rc, cons
   const hp rs = hp(1) / sqrt(hp(double(d)));
   auto describe_case = [&](std::size_t i) { return describe_rows(rc, x2s[i], ps[i]); };
   Lr.each_case(ks, 1, describe_case, [&](std::size_t i, const describer& desc) {
-    auto R = evaluate<T>(L, rc, x2s[i], ps[i], Lr.results()[i].out, law_u<T>(cx), &speeds);
+    auto R = evaluate<T>(L, rc, x2s[i], ps[i], Lr.results()[i].out, rope_law_units<T>(cx), &speeds);
     const std::size_t n = xs[i].rows;
     auto V = convert_matrix<hp>(xs[i]);
     matrix<hp> outs[2], bounds[2];
@@ -394,8 +394,8 @@ void laws_for(const context& cx, const rope_cfg& rc, std::vector<law_result>& ou
   out.push_back(simple_law<T>(
       cx, rc, flux ? "rope.flux.text_ids_identity" : "rope.identity_at_zero",
       flux ? "text tokens (ids (0, 0, 0)) are left unchanged" : "the rotation at position 0 is the identity",
-      "|R(0)x - x| <= (|x_c| + |x_c'|) 5u per component, c' the component c turns into "
-      "(measured) (cos 0 and sin 0 with one ulp each, the rotation's products and sum)",
+      "|R(0)x - x| <= (|x_c| + |x_c'|) e_rot per component, c' the component c turns into "
+      "(measured) (cos 0 and sin 0, the rotation's products and sum): " + rotation_rounding_rule(),
       &speeds,
       [&](rng& g, int, matrix<T>& x, std::vector<double>& pos) {
         const std::size_t n = std::size_t(g.range(1, 4));
@@ -416,9 +416,9 @@ void laws_for(const context& cx, const rope_cfg& rc, std::vector<law_result>& ou
   // norm preservation
   out.push_back(simple_law<T>(
       cx, rc, "rope.norm_preservation", "the rotation preserves the norm of every head vector",
-      "| |R(m)x| - |x| | <= sqrt(sum_c e_c^2), e_c = (|x_c| + |x_c'|) 5u, c' the component c "
+      "| |R(m)x| - |x| | <= sqrt(sum_c e_c^2), e_c = (|x_c| + |x_c'|) e_rot, c' the component c "
       "turns into (measured) (a rotation by any angle keeps the norm, so only cos/sin and the "
-      "rotation's own roundings count, whatever the speeds)",
+      "rotation's own roundings count, whatever the speeds): " + rotation_rounding_rule(),
       &speeds,
       [&](rng& g, int, matrix<T>& x, std::vector<double>& pos) {
         const std::size_t n = std::size_t(g.range(1, 4));
@@ -428,13 +428,13 @@ void laws_for(const context& cx, const rope_cfg& rc, std::vector<law_result>& ou
       },
       [&](law_run& Lr, int k, const matrix<T>& x, const std::vector<double>&, const rotated<T>& R,
           const std::function<std::string()>& desc) {
-        const hp u = law_u<T>(cx);
+        const hp e_rot = rotation_rounding(rope_law_units<T>(cx));
         for (std::size_t i = 0; i < x.rows; ++i) {
           hp n0 = 0, n1 = 0, e2 = 0;
           for (std::size_t c = 0; c < x.cols; ++c) {
             n0 += convert<hp>(x(i, c)) * convert<hp>(x(i, c));
             n1 += convert<hp>(R.y(i, c)) * convert<hp>(R.y(i, c));
-            hp e = (abs(convert<hp>(x(i, c))) + abs(convert<hp>(x(i, speeds.partner[c])))) * 5 * u;
+            hp e = (abs(convert<hp>(x(i, c))) + abs(convert<hp>(x(i, speeds.partner[c])))) * e_rot;
             e2 += e * e;
           }
           if (!Lr.within(k, abs(sqrt(n1) - sqrt(n0)), sqrt(e2),
@@ -545,7 +545,7 @@ json sweep_for(const context& cx, const rope_cfg& rc) {
                                  (res[0].detail.empty() ? "" : ": " + res[0].detail)));
     return j;
   }
-  const hp u = law_u<T>(cx);
+  const rope_units u = rope_law_units<T>(cx);
   auto R = evaluate<T>(L, rc, x, pos, res[0].out, u);
   json rows = json::array();
   std::string first_model, first_maxpos;

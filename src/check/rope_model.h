@@ -15,20 +15,37 @@
 //            (it grows with the pair index k, about k (5 + (2/dim) ln theta) u);
 //   eps_w(k) = max(eps_direct, eps_ladder(k)).
 // The angle m w is one more rounding in T (a float32 product pos * inv_freq,
-// or a float64 angle rounded once: both within u |m w|), cos and sin one ulp
-// each, the two products and one sum of the rotation; cos/sin tables cached
-// once are the same roundings done ahead. So each rotated component is within
-//   t = (|x_a| + |x_b|) (|m| w (eps_w(k) + u) + 5u)
+// or a float64 angle rounded once: both within u |m w|). Then, per unit of
+// |x_a| + |x_b| (rotation_rounding below, e_rot):
+//   cos and sin within e_sc = 4u each (error_bounds.h's trig_abs_error: glibc's
+//   1 ulp, allowed 2, of a value <= 1), so x_a c~ - x_b s~ is within e_sc of
+//   x_a c - x_b s; the two products and the sum add gamma_2 (1 + e_sc);
+//   a declared storage format coarser than T rounds the input and the result
+//   once each: ((1 + u)^2 - 1)(1 + e_sc)(1 + gamma_2).
+// e_rot = e_sc + gamma_2 (1 + e_sc) (+ the storage term) = 6u + O(u^2).
+// cos/sin tables cached once are the same roundings done ahead. So each
+// rotated component is within
+//   t = (|x_a| + |x_b|) (|m| w (eps_w(k) + u_angle) + e_rot)
 // of the exact rotation: the angle error grows linearly with the position.
+//
+// Which u. The speed and the angle are rounded in the kernel's arithmetic type
+// T (u_angle = T's u); cos, sin, the rotation and storage at the law's u
+// (T's, or a coarser declared accuracy class's). A kernel declared bfloat16 or
+// float16 (16-bit storage: cos/sin tables cast to the activations' dtype)
+// still turns by float32 angles: an angle rounded to 16 bits is the
+// long-context bug (positions cast to bfloat16) these laws exist to catch.
+// Only float16-accumulation (every operation in float16) takes u_angle = the
+// class's u.
 //
 // Model of the rotation laws (composition, shift invariance, translation,
 // FLUX per-axis laws). They hold for every rotation, whatever its speeds, so
 // their tolerance uses the speeds the kernel actually turns by (measured:
 // kernel_speeds below), and only the roundings that differ between the calls
-// being compared: the angle m w' (u |m| w'), cos, sin and the rotation (5u):
-//   t' = (|x_c| + |x_c'|) (u sum_a |m_a| w'_{a,c} + 5u), c' the partner of c.
+// being compared: the angle m w' (u_angle |m| w'), cos, sin and the rotation (e_rot):
+//   t' = (|x_c| + |x_c'|) (u_angle sum_a |m_a| w'_{a,c} + e_rot), c' the partner of c.
 #pragma once
 
+#include "posverify/error_bounds.h"
 #include "posverify/impl.h"
 #include "posverify/rope.h"
 
@@ -97,27 +114,50 @@ inline hp speed_error(double theta, std::size_t k, std::size_t dim, const hp& u)
   return ladder < direct ? direct : ladder;
 }
 
+/// The unit roundoffs a RoPE or sinusoid tolerance counts in (see "Which u" in
+/// the file comment): `angle` for the speed and the angle m w, `op` for cos,
+/// sin, the rotation and storage; `stored`: a declared format coarser than T
+/// holds the input and the result.
+struct rope_units {
+  hp angle, op;
+  bool stored = false;
+};
+
+/// The same unit roundoff everywhere (a kernel working in T, nothing declared).
+inline rope_units same_units(const hp& u) { return {u, u, false}; }
+
+/// e_rot: the error of one rotated component per unit of |x_a| + |x_b|,
+/// beyond the angle's (derived in the file comment): e_sc + gamma_2 (1 + e_sc),
+/// plus ((1 + u)^2 - 1)(1 + e_sc)(1 + gamma_2) when stored in a coarser format.
+inline hp rotation_rounding(const rope_units& r) {
+  const hp u = r.op, esc = trig_abs_error_at(u), g2 = 2 * u / (1 - 2 * u);
+  hp e = esc + g2 * (1 + esc);
+  if (r.stored) e += ((1 + u) * (1 + u) - 1) * (1 + esc) * (1 + g2);
+  return e;
+}
+
 /// The per-component tolerance t of one rotated row (see the file comment).
 /// Not rope_rotation_error: it takes stored speeds as exact; a user's kernel rounds w too (eps_w).
 template <class T>
 std::vector<hp> component_tolerance(const rope_layout<hp>& L, const pv_rope_config& c,
-                                    const double* pos, const T* x, const hp& u) {
+                                    const double* pos, const T* x, const rope_units& u) {
   std::vector<hp> t(L.head_dim, hp(0));
+  const hp e_rot = rotation_rounding(u);
   std::vector<std::size_t> k_of_axis(L.n_axes, 0);  // rope_axes lists each axis's pairs in ladder order
   for (const auto& p : L.pairs) {
     const std::size_t k = k_of_axis[p.axis]++, dim = std::size_t(c.axes_dim[p.axis]);
     hp r = abs(convert<hp>(x[p.a])) + abs(convert<hp>(x[p.b]));
-    hp dtheta = abs(convert<hp>(pos[p.axis])) * p.speed * (speed_error(c.theta, k, dim, u) + u);
-    t[p.a] = t[p.b] = r * (dtheta + 5 * u);
+    hp dtheta = abs(convert<hp>(pos[p.axis])) * p.speed * (speed_error(c.theta, k, dim, u.angle) + u.angle);
+    t[p.a] = t[p.b] = r * (dtheta + e_rot);
   }
   return t;
 }
 
 /// The relative angle tolerance of pair k (of an axis of `dim` components) at
-/// position m: m w (eps_w(k) + u) + 5u.
+/// position m: m w (eps_w(k) + u_angle) + e_rot.
 inline hp angle_tolerance(const pv_rope_config& c, std::size_t k, std::size_t dim, const hp& m, const hp& w,
-                          const hp& u) {
-  return abs(m) * w * (speed_error(c.theta, k, dim, u) + u) + 5 * u;
+                          const rope_units& u) {
+  return abs(m) * w * (speed_error(c.theta, k, dim, u.angle) + u.angle) + rotation_rounding(u);
 }
 
 /// The speeds a kernel actually turns by: w[a][c] is the angle (in [0, pi])
@@ -131,37 +171,47 @@ struct kernel_speeds {
 
 /// The rotation-law tolerance t' of one row (see the file comment).
 template <class T>
-std::vector<hp> rotation_tolerance(const kernel_speeds& ks, const double* pos, const T* x, const hp& u) {
+std::vector<hp> rotation_tolerance(const kernel_speeds& ks, const double* pos, const T* x, const rope_units& u) {
   const std::size_t d = ks.partner.size();
   std::vector<hp> t(d, hp(0));
+  const hp e_rot = rotation_rounding(u);
   for (std::size_t c = 0; c < d; ++c) {
     hp ang = 0;
     // the measured angle carries cos/sin roundings (a few u): add 8u to each speed
     for (std::size_t a = 0; a < ks.w.size(); ++a)
-      ang += abs(convert<hp>(pos[a])) * (convert<hp>(ks.w[a][c]) + 8 * u);
+      ang += abs(convert<hp>(pos[a])) * (convert<hp>(ks.w[a][c]) + 8 * u.op);
     const hp r = abs(convert<hp>(x[c])) + abs(convert<hp>(x[ks.partner[c]]));
-    t[c] = r * (u * ang + 5 * u);
+    t[c] = r * (u.angle * ang + e_rot);
   }
   return t;
 }
 
+inline std::string rotation_rounding_rule() {
+  return "e_rot = e_sc + gamma_2 (1 + e_sc) with e_sc = 4u (cos and sin within 2 ulps), plus "
+         "((1 + u)^2 - 1)(1 + e_sc)(1 + gamma_2) when a declared storage format coarser than T "
+         "holds the input and the result; u the law's unit roundoff (T's or the declared class's)";
+}
+
 inline std::string rotation_rule() {
-  return "each component within t' = (|x_c| + |x_c'|) (u sum_a |m_a| w'_a,c + 5u) of an exact "
-         "rotation by the kernel's own speeds w' (measured: the angle each component turns "
+  return "each component within t' = (|x_c| + |x_c'|) (u_angle sum_a |m_a| w'_a,c + e_rot) of an "
+         "exact rotation by the kernel's own speeds w' (measured: the angle each component turns "
          "through at position 1 on each axis; c' the component it turns into): a rotation law "
-         "holds for any speeds, so only the roundings of the angle m w' (u |m w'|), cos, sin "
-         "and the rotation (5u) can differ between the calls compared";
+         "holds for any speeds, so only the roundings of the angle m w' (u_angle |m w'|, u_angle "
+         "the unit roundoff of T: angles stay in T under a declared 16-bit storage class), cos "
+         "and sin (4u each: 2 ulps) and the rotation (gamma_2) can differ between the calls "
+         "compared: " + rotation_rounding_rule();
 }
 
 inline std::string model_rule() {
-  return "each component within t = (|x_a| + |x_b|) (|m| w (eps_w(k) + u) + 5u) of the exact "
+  return "each component within t = (|x_a| + |x_b|) (|m| w (eps_w(k) + u_angle) + e_rot) of the exact "
          "rotation; eps_w(k) = max(eps_direct, eps_ladder(k)) covers every valid way to compute "
          "the speed of pair k: directly (pow, reciprocal, exp/log, an inverse-frequency table in "
          "T or float64), eps_direct = (4 + ln theta) u, or by a ladder of products w_k = w_{k-1} r "
          "in T, eps_ladder(k) = (1 + eps_r)^k (1 + u)^k - 1 with eps_r = (4 + (2/dim) ln theta) u; "
          "the angle m w one more rounding (a product in T or a float64 angle rounded once; so the "
-         "error grows with the position m), cos, sin (or cached tables of them) and the "
-         "rotation 5u";
+         "error grows with the position m; u_angle the unit roundoff of T: a declared 16-bit "
+         "storage class keeps angles in T), cos, sin (or cached tables of them) and the "
+         "rotation: " + rotation_rounding_rule();
 }
 
 }  // namespace pv::check

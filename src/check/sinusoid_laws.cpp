@@ -49,17 +49,21 @@ std::string describe(const sin_case& c) {
 // Not trig_of_angle_error: it takes stored speeds as exact; a user's kernel rounds w too (eps_w).
 template <class T>
 hp entry_tol(const context& cx, const hp& m, const hp& w, double base, std::size_t i, std::size_t d) {
-  const hp u = law_u<T>(cx);
-  const hp ew = speed_error(base, i, d, u);
-  return abs(m) * w * (ew + u) + 3 * u;
+  const rope_units u = rope_law_units<T>(cx);
+  const hp ew = speed_error(base, i, d, u.angle);
+  hp e = trig_abs_error_at(u.op);  // sin or cos of the rounded angle (2 ulps), then stored
+  if (u.stored) e += u.op * (1 + e);
+  return abs(m) * w * (ew + u.angle) + e;
 }
 
 const char* rule =
-    "t = |m| w (eps_w(i) + u) + 3u per entry; eps_w(i) = max(eps_direct, eps_ladder(i)) covers "
+    "t = |m| w (eps_w(i) + u_angle) + e_sc per entry; eps_w(i) = max(eps_direct, eps_ladder(i)) covers "
     "a speed base^(-2i/d) computed directly (pow, reciprocal, exp/log, a table in T or float64: "
     "eps_direct = (4 + ln base) u) or by a ladder of products in T (eps_ladder(i) = "
     "(1 + eps_r)^i (1 + u)^i - 1, eps_r = (4 + (2/d) ln base) u); the angle m w one more "
-    "rounding, so the error grows with the position; sin and cos one ulp each";
+    "rounding in T (u_angle, T's u even under a declared 16-bit storage class), so the error "
+    "grows with the position; sin and cos e_sc = 4u each (2 ulps of a value <= 1), plus u(1 + "
+    "e_sc) when a declared storage format coarser than T holds the result";
 
 template <class T>
 law_result law_reference(const context& cx) {

@@ -70,10 +70,13 @@ matrix<hp> attention_reorder_bound(const matrix<T>& Q, const matrix<T>& K, const
 /// glibc documents at most 1 ulp for sin, cos, sinf, cosf; we allow 2 ulps,
 /// and an ulp of a value of magnitude <= 1 is at most 2u, so e_sc = 4u.
 /// MPFR is correctly rounded (half an ulp); we allow e_sc = 2u for hp.
+/// trig_abs_error_at(u): the same allowance for a kernel working at unit roundoff u.
+inline hp trig_abs_error_at(const hp& u) { return 4 * u; }
+
 template <class T>
 hp trig_abs_error() {
   const hp u = convert<hp>(unit_roundoff<T>());
-  return is_ieee_v<T> ? 4 * u : 2 * u;
+  return is_ieee_v<T> ? trig_abs_error_at(u) : 2 * u;
 }
 
 /// Relative error of one computed exp in T: glibc's exp and expf are within

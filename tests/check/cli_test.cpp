@@ -126,6 +126,20 @@ TEST(CheckPanel, LadderRopeAtLongContext) {
   }
 }
 
+// Issue 7 (left open in session 2, item c): under a declared 16-bit storage
+// class every rounding was counted at that class's u, the angle included, so
+// a kernel that rounds its positions to bfloat16 (the long-context bug) could
+// hide behind `--accuracy bfloat16`. Angles stay at float32's u: the correct
+// bf16-table member passes, the positions-in-bfloat16 kernel is caught.
+TEST(CheckAccuracy, PositionsInBfloat16CaughtUnderBfloat16Class) {
+  const std::string dir = out_dir("bf16-class-positions");
+  auto ok = run("check --impl " + panel("rope_bf16_tables") + " --law rope --cases 25 --max-position 131072 --out " + dir);
+  EXPECT_EQ(ok.code, 0) << ok.out;
+  auto bad = run("check --impl " + mutant("rope_pos_bf16") + " --accuracy bfloat16 --law rope --cases 25 --out " + dir);
+  EXPECT_EQ(bad.code, 1) << bad.out;
+  EXPECT_NE(bad.out.find("FAIL  rope.reference[text-adjacent-64/float32]"), std::string::npos) << bad.out;
+}
+
 // Issue 7: a rotation law holds for every rotation, so a multi-section RoPE
 // whose ladder differs from the requested one (one ladder over the whole head)
 // passes composition, shift invariance and the per-axis laws, and fails only
@@ -198,7 +212,9 @@ TEST(CheckAccuracy, AttentionDiagnosisNamesTheClass) {
       {"attn_no_scale", "it does not scale the scores"},
       {"panel_attn_scale_by_dv", "by 1/sqrt(d_v) instead of 1/sqrt(d)"},
       {"attn_causal", "causal mask"},
-      {"attn_short_denominator", "no single cause found"}};
+      {"attn_short_denominator", "out of the softmax denominator (its value still weighted)"},
+      // issue 7 (d): the online-softmax sibling of flash_float was "no single cause found"
+      {"panel_attn_unscaled_normaliser", "the softmax normaliser is wrong"}};
   for (const auto& [m, expect] : cases) {
     auto r = run("check --impl " + mutant(m) + " --law attention.reference --cases 25 --out " + dir);
     EXPECT_EQ(r.code, 1) << m << "\n" << r.out;
