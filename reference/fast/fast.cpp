@@ -9,6 +9,7 @@
 #include <bit>  // std::bit_cast
 #include <cstdint>
 #include <cmath>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -30,6 +31,20 @@ double round_bits(mpfr_t x, mpfr_prec_t bits) {
   mp_local t(bits);
   mpfr_set(t.x, x, MPFR_RNDN);
   return mpfr_get_d(t.x, MPFR_RNDN);
+}
+
+// x = parts[0] + parts[1] + ... + remainder: parts[0] rounded to
+// `first_bits` bits (so that k * parts[0] is exact for small integers k), each
+// further part the remainder rounded to a double (exact subtractions at 320 bits).
+void split(mpfr_t x, mpfr_prec_t first_bits, std::initializer_list<double*> parts) {
+  mp_local rest;
+  mpfr_set(rest.x, x, MPFR_RNDN);
+  bool first = true;
+  for (double* p : parts) {
+    *p = first ? round_bits(rest.x, first_bits) : mpfr_get_d(rest.x, MPFR_RNDN);
+    mpfr_sub_d(rest.x, rest.x, *p, MPFR_RNDN);
+    first = false;
+  }
 }
 
 dd dd_of(mpfr_t x) {
@@ -61,11 +76,7 @@ struct constants {
     mpfr_const_log2(l.x, MPFR_RNDN);
     mpfr_div_ui(l.x, l.x, exp_table_size, MPFR_RNDN);
     inv_l = 1.0 / mpfr_get_d(l.x, MPFR_RNDN);
-    l1 = round_bits(l.x, 35);
-    mpfr_sub_d(t.x, l.x, l1, MPFR_RNDN);
-    l2 = mpfr_get_d(t.x, MPFR_RNDN);
-    mpfr_sub_d(t.x, t.x, l2, MPFR_RNDN);
-    l3 = mpfr_get_d(t.x, MPFR_RNDN);
+    split(l.x, 35, {&l1, &l2, &l3});
     for (int j = 0; j < exp_table_size; ++j) {
       mpfr_set_si(t.x, j, MPFR_RNDN);
       mpfr_div_ui(t.x, t.x, exp_table_size, MPFR_RNDN);
@@ -80,13 +91,7 @@ struct constants {
     mpfr_const_pi(t.x, MPFR_RNDN);
     mpfr_div_2ui(t.x, t.x, 1, MPFR_RNDN);
     two_over_pi = 1.0 / mpfr_get_d(t.x, MPFR_RNDN);
-    p1 = round_bits(t.x, 32);
-    mpfr_sub_d(t.x, t.x, p1, MPFR_RNDN);
-    p2 = mpfr_get_d(t.x, MPFR_RNDN);
-    mpfr_sub_d(t.x, t.x, p2, MPFR_RNDN);
-    p3 = mpfr_get_d(t.x, MPFR_RNDN);
-    mpfr_sub_d(t.x, t.x, p3, MPFR_RNDN);
-    p4 = mpfr_get_d(t.x, MPFR_RNDN);
+    split(t.x, 32, {&p1, &p2, &p3, &p4});
     mpfr_set_ui(c.x, 1, MPFR_RNDN);  // running 1/n!
     for (int n = 0; n < 2 * trig_terms; ++n) {
       if (n > 0) mpfr_div_ui(c.x, c.x, n, MPFR_RNDN);
@@ -213,6 +218,16 @@ hp to_hp(dd x) { return hp(x.hi) + hp(x.lo); }
 namespace {
 constexpr std::size_t lanes = 16;  // keys per block of the score kernel
 
+// One term of Dot2: S += p by TwoSum, its exact error q and the product's
+// error `err` go to C, |q| + |err| to E (the bound's magnitude).
+inline void dot2_step(double& S, double& C, double& E, double p, double err) {
+  double s, q;
+  two_sum(S, p, s, q);
+  S = s;
+  C += q + err;
+  E += std::fabs(q) + std::fabs(err);
+}
+
 // Scores of one query against one block of `lanes` keys (kb: d x lanes,
 // component-major): Ogita-Rump-Oishi Dot2 per lane, keeping the sum S + C
 // unrounded and E = sum |q| + |pe| for the bound gamma_2d E.
@@ -226,14 +241,9 @@ void score_block(const double* q, const double* kb, std::size_t d, double* S, do
     const double* y = kb + c * lanes;
 #pragma omp simd
     for (std::size_t l = 0; l < lanes; ++l) {
-      double p = x * y[l];
-      double pe = std::fma(x, y[l], -p);
-      double s = s_[l] + p;
-      double bb = s - s_[l];
-      double qq = (s_[l] - (s - bb)) + (p - bb);
-      s_[l] = s;
-      c_[l] += qq + pe;
-      e_[l] += std::fabs(qq) + std::fabs(pe);
+      double p, pe;
+      two_prod(x, y[l], p, pe);
+      dot2_step(s_[l], c_[l], e_[l], p, pe);
     }
   }
   for (std::size_t l = 0; l < lanes; ++l) S[l] = s_[l], C[l] = c_[l], E[l] = e_[l];
@@ -250,15 +260,9 @@ void weighted_rows(const dd* e, const double* v, std::size_t n_k, std::size_t d_
     const double* vr = v + j * d_v;
 #pragma omp simd
     for (std::size_t c = 0; c < d_v; ++c) {
-      double p = eh * vr[c];
-      double pe = std::fma(eh, vr[c], -p);
-      double t = std::fma(el, vr[c], pe);
-      double s = S[c] + p;
-      double bb = s - S[c];
-      double qq = (S[c] - (s - bb)) + (p - bb);
-      S[c] = s;
-      C[c] += qq + t;
-      E[c] += std::fabs(qq) + std::fabs(t);
+      double p, pe;
+      two_prod(eh, vr[c], p, pe);
+      dot2_step(S[c], C[c], E[c], p, std::fma(el, vr[c], pe));
       M[c] = std::fma(eh, std::fabs(vr[c]), M[c]);
     }
   }
@@ -345,13 +349,7 @@ result attention(const double* q, const double* k, const double* v, std::size_t 
         exp_err * u2 + (1 + exp_err * u2) * std::expm1(delta_max) * bound_slack;  // section 4.3
     // Z = sum_j e_j, the same Dot2 with v = 1.
     double zS = 0, zC = 0, zE = 0;
-    for (std::size_t j = 0; j < n_k; ++j) {
-      double s, qq;
-      two_sum(zS, e[j].hi, s, qq);
-      zS = s;
-      zC += qq + e[j].lo;
-      zE += std::fabs(qq) + std::fabs(e[j].lo);
-    }
+    for (std::size_t j = 0; j < n_k; ++j) dot2_step(zS, zC, zE, e[j].hi, e[j].lo);
     dd Z;
     two_sum(zS, zC, Z.hi, Z.lo);
     const double err_z = dot2_error(zE, n_k);
