@@ -187,20 +187,25 @@ int main(int argc, char** argv) {
     auto r = run(python + " " + POSVERIFY_SOURCE_DIR "/bench/mpmath_attention.py " +
                  std::to_string(py_shape.n_q) + " " + std::to_string(py_shape.n_k) + " " +
                  std::to_string(py_shape.d) + " " + std::to_string(py_shape.d_v) + " 113 2>&1");
-    double ns = 0, sec = 0;
-    if (r.status == 0 && std::sscanf(r.out.c_str(), "%lf %lf", &ns, &sec) == 2)
-      rows.push_back({"mpmath 113 bits (" + python + ")", py_shape.str(), "one core", sec, ns});
+    double ns = 0, sec = 0, mads = 0, cpu_ns = 0;
+    if (r.status == 0 && std::sscanf(r.out.c_str(), "%lf %lf %lf %lf", &ns, &sec, &mads, &cpu_ns) == 4)
+      rows.push_back({"mpmath 113 bits (" + python + ")", py_shape.str(), "one core", sec, ns,
+                      cpu_ns * mads * 1e-9});
     else
       rows.push_back({"mpmath 113 bits (" + python + ")", py_shape.str(),
                       "not available: " + r.out.substr(0, 120), 0, 0});
   }
-  auto ns_of = [&](const std::string& prefix, const std::string& note) {
+  // Ratios from CPU time per multiply-add (the machine may be shared, which
+  // wall-clock would charge to whichever tier ran while the neighbours did).
+  auto cpu_ns_of = [&](const std::string& prefix, const std::string& note) {
     for (auto& r : rows)
-      if (r.tier.rfind(prefix, 0) == 0 && (note.empty() || r.note.rfind(note, 0) == 0)) return r.ns_per_mad;
+      if (r.tier.rfind(prefix, 0) == 0 && (note.empty() || r.note.rfind(note, 0) == 0) && r.ns_per_mad > 0)
+        return r.cpu * r.ns_per_mad / r.seconds;
     return 0.0;
   };
-  const double fast_ns = ns_of("fast", "all"), fast1_ns = ns_of("fast", "one");
-  const double mp113 = ns_of("MPFR 113", ""), mpm = ns_of("mpmath", "one");
+  const double cores = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
+  const double fast1_ns = cpu_ns_of("fast", "one"), fast_all_ns = cpu_ns_of("fast", "all") / cores;
+  const double mp113 = cpu_ns_of("MPFR 113", ""), mpm = cpu_ns_of("mpmath", "one");
 
   std::ostringstream md;
   md << "# Benchmark: reference tiers\n\n"
@@ -248,17 +253,22 @@ int main(int argc, char** argv) {
     md << "| its certified relative error <= 2^-80 (bound / sum_j w_j abs(v_jc), worst entry) | 2^"
        << fmt(std::log2(flux_rel), 3) << " | " << (flux_err_ok ? "yes" : "**no**") << " |\n";
   }
-  md << "| fast >= 100x MPFR (113 bits) per multiply-add | " << fmt(mp113 / fast_ns, 3)
-     << "x (one core: " << fmt(mp113 / fast1_ns, 3) << "x) | "
-     << (mp113 / fast_ns >= 100 ? "yes" : "**no**") << " |\n";
-  if (mpm > 0)
-    md << "| fast >= 1000x mpmath per multiply-add | " << fmt(mpm / fast_ns, 3) << "x | "
-       << (mpm / fast_ns >= 1000 ? "yes" : "**no**") << " |\n";
-  else
+  auto ratio_row = [&](const std::string& what, double other, double fast, double target) {
+    md << "| fast >= " << fmt(target) << "x " << what << " | " << fmt(other / fast, 3) << "x | "
+       << (other / fast >= target ? "yes" : "**no**") << " |\n";
+  };
+  ratio_row("MPFR (113 bits) per multiply-add, CPU time, one core each", mp113, fast1_ns, 100);
+  ratio_row("MPFR (113 bits) per multiply-add, fast tier on all " + fmt(cores) + " cores", mp113,
+            fast_all_ns, 100);
+  if (mpm > 0) {
+    ratio_row("mpmath per multiply-add, CPU time, one core each", mpm, fast1_ns, 1000);
+    ratio_row("mpmath per multiply-add, fast tier on all " + fmt(cores) + " cores", mpm, fast_all_ns,
+              1000);
+  } else {
     md << "| fast >= 1000x mpmath per multiply-add | mpmath not available | not measured |\n";
+  }
 
   if (!skip_check) {
-    md << "\n";
     struct plugin {
       const char* what;
       const char* path;
@@ -267,8 +277,10 @@ int main(int argc, char** argv) {
                      plugin{"RoPE (builtin flux_rope)", POSVERIFY_BENCH_ROPE_PLUGIN}}) {
       auto r = run(std::string(POSVERIFY_BENCH_POSVERIFY) + " check --impl " + p.path +
                    " --out /tmp/posverify_bench_check >/dev/null 2>&1");
-      md << "| default `check` of " << p.what << " <= 120 s | " << fmt(r.seconds, 3)
-         << " s (exit " << r.status << ") | " << (r.seconds <= 120 ? "yes" : "**no**") << " |\n";
+      const bool target = std::string(p.what).rfind("attention", 0) == 0;  // the 2-minute target
+      md << "| default `check` of " << p.what << (target ? " <= 120 s" : " (figure, no target)")
+         << " | " << fmt(r.seconds, 3) << " s wall (exit " << r.status << ") | "
+         << (target ? (r.seconds <= 120 ? "yes" : "**no**") : "-") << " |\n";
     }
   }
   if (!skip_flux)
