@@ -1,0 +1,304 @@
+// posverify_bench: the reference tiers side by side (not a test; it prints
+// figures and writes reports/bench.md, verdicts computed from the figures).
+//
+//   build/posverify_bench [--out FILE] [--python PATH] [--threads N]
+//                         [--skip-flux] [--skip-check]
+//
+// Figures: ns per multiply-add (n_q n_k (d + d_v) per attention) of the fast
+// tier, the MPFR tier at 113 and 256 bits, plain double and an mpmath peer at
+// 113 bits; the reference of one FLUX head (4608 x 4608 x 128) with its
+// certified error; the default `posverify check` time of one attention and one
+// RoPE plugin.
+#include "reference/fast/fast.h"
+
+#include "posverify/attention.h"
+#include "posverify/report.h"
+
+#include <sys/wait.h>
+#include <time.h>  // clock_gettime
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <sstream>
+#include <thread>
+#include <string>
+#include <vector>
+
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+double seconds_since(clock_type::time_point t0) {
+  return std::chrono::duration<double>(clock_type::now() - t0).count();
+}
+
+// CPU time of the whole process (all threads): the machine may be shared, so
+// wall-clock alone would measure the neighbours.
+double cpu_seconds() {
+  timespec t;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
+
+struct shape {
+  std::size_t n_q, n_k, d, d_v;
+  double mads() const { return double(n_q) * double(n_k) * double(d + d_v); }
+  std::string str() const {
+    return std::to_string(n_q) + " x " + std::to_string(n_k) + " x " + std::to_string(d) + " x " +
+           std::to_string(d_v);
+  }
+};
+
+struct inputs {
+  std::vector<double> q, k, v;
+};
+
+inputs random_inputs(const shape& s, unsigned seed) {
+  std::mt19937_64 g(seed);
+  std::uniform_real_distribution<double> u(-1, 1);
+  inputs in;
+  in.q.resize(s.n_q * s.d), in.k.resize(s.n_k * s.d), in.v.resize(s.n_k * s.d_v);
+  for (auto* x : {&in.q, &in.k, &in.v})
+    for (auto& e : *x) e = u(g);
+  return in;
+}
+
+template <class T>
+pv::matrix<T> to_matrix(const std::vector<double>& x, std::size_t r, std::size_t c) {
+  pv::matrix<T> m(r, c);
+  for (std::size_t i = 0; i < x.size(); ++i) m.a[i] = T(x[i]);
+  return m;
+}
+
+struct row {
+  std::string tier, shape, note;
+  double seconds = 0, ns_per_mad = 0;
+  double cpu = 0;  ///< CPU seconds of the process during the run
+};
+
+template <class T>
+row time_generic(const std::string& tier, const shape& s) {
+  auto in = random_inputs(s, 1);
+  auto Q = to_matrix<T>(in.q, s.n_q, s.d), K = to_matrix<T>(in.k, s.n_k, s.d),
+       V = to_matrix<T>(in.v, s.n_k, s.d_v);
+  const double c0 = cpu_seconds();
+  auto t0 = clock_type::now();
+  auto out = pv::attention(Q, K, V);
+  double sec = seconds_since(t0);
+  return {tier, s.str(), "one core", sec, sec * 1e9 / s.mads(), cpu_seconds() - c0};
+}
+
+std::string fmt(double x, int digits = 4) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%.*g", digits, x);
+  return b;
+}
+
+// Runs a shell command, returns (seconds, exit status, its stdout).
+struct run_result {
+  double seconds = 0;
+  int status = -1;
+  std::string out;
+};
+run_result run(const std::string& cmd) {
+  run_result r;
+  auto t0 = clock_type::now();
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  char buf[512];
+  while (std::fgets(buf, sizeof buf, p)) r.out += buf;
+  int st = pclose(p);
+  r.seconds = seconds_since(t0);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+std::string load_average() {
+  FILE* f = std::fopen("/proc/loadavg", "r");
+  if (!f) return "unknown";
+  char b[64] = {};
+  if (!std::fgets(b, sizeof b, f)) b[0] = 0;
+  std::fclose(f);
+  std::string s(b);
+  return s.substr(0, s.find(' '));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string out = "reports/bench.md", python = "/usr/bin/python3";
+  unsigned threads = 0;
+  bool skip_flux = false, skip_check = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&](const char* name) -> std::string {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "posverify_bench: %s needs a value\n", name);
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (a == "--out") out = value("--out");
+    else if (a == "--python") python = value("--python");
+    else if (a == "--threads") threads = static_cast<unsigned>(std::stoul(value("--threads")));
+    else if (a == "--skip-flux") skip_flux = true;
+    else if (a == "--skip-check") skip_check = true;
+    else {
+      std::fprintf(stderr, "posverify_bench: unknown option '%s'\n", a.c_str());
+      return 2;
+    }
+  }
+  pv::ref::set_precision_bits(113);
+  const std::string load_at_start = load_average();
+
+  std::vector<row> rows;
+  // Fast tier on both cores.
+  const shape fast_shape{1024, 1024, 128, 128};
+  {
+    auto in = random_inputs(fast_shape, 1);
+    double c0 = cpu_seconds();
+    auto t0 = clock_type::now();
+    auto r = pv::fast::attention(in.q.data(), in.k.data(), in.v.data(), fast_shape.n_q,
+                                 fast_shape.n_k, fast_shape.d, fast_shape.d_v, threads);
+    double sec = seconds_since(t0);
+    rows.push_back({"fast (double-word, certified)", fast_shape.str(),
+                    "all cores (" + std::to_string(threads ? threads : std::thread::hardware_concurrency()) + ")",
+                    sec, sec * 1e9 / fast_shape.mads(), cpu_seconds() - c0});
+    c0 = cpu_seconds();
+    auto t1 = clock_type::now();
+    pv::fast::attention(in.q.data(), in.k.data(), in.v.data(), fast_shape.n_q, fast_shape.n_k,
+                        fast_shape.d, fast_shape.d_v, 1);
+    double sec1 = seconds_since(t1);
+    rows.push_back({"fast (double-word, certified)", fast_shape.str(), "one core", sec1,
+                    sec1 * 1e9 / fast_shape.mads(), cpu_seconds() - c0});
+  }
+  const shape mp_shape{8, 128, 64, 64};
+  rows.push_back(time_generic<pv::hp>("MPFR 113 bits (pv::hp)", mp_shape));
+  pv::ref::set_precision_bits(256);
+  rows.push_back(time_generic<pv::hp>("MPFR 256 bits (pv::hp)", mp_shape));
+  pv::ref::set_precision_bits(113);
+  rows.push_back(time_generic<double>("plain double", shape{256, 256, 128, 128}));
+  const shape py_shape{4, 64, 32, 32};
+  {
+    auto r = run(python + " " + POSVERIFY_SOURCE_DIR "/bench/mpmath_attention.py " +
+                 std::to_string(py_shape.n_q) + " " + std::to_string(py_shape.n_k) + " " +
+                 std::to_string(py_shape.d) + " " + std::to_string(py_shape.d_v) + " 113 2>&1");
+    double ns = 0, sec = 0, mads = 0, cpu_ns = 0;
+    if (r.status == 0 && std::sscanf(r.out.c_str(), "%lf %lf %lf %lf", &ns, &sec, &mads, &cpu_ns) == 4)
+      rows.push_back({"mpmath 113 bits (" + python + ")", py_shape.str(), "one core", sec, ns,
+                      cpu_ns * mads * 1e-9});
+    else
+      rows.push_back({"mpmath 113 bits (" + python + ")", py_shape.str(),
+                      "not available: " + r.out.substr(0, 120), 0, 0});
+  }
+  // Ratios from CPU time per multiply-add (the machine may be shared, which
+  // wall-clock would charge to whichever tier ran while the neighbours did).
+  auto cpu_ns_of = [&](const std::string& prefix, const std::string& note) {
+    for (auto& r : rows)
+      if (r.tier.rfind(prefix, 0) == 0 && (note.empty() || r.note.rfind(note, 0) == 0) && r.ns_per_mad > 0)
+        return r.cpu * r.ns_per_mad / r.seconds;
+    return 0.0;
+  };
+  const double cores = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
+  const double fast1_ns = cpu_ns_of("fast", "one"), fast_all_ns = cpu_ns_of("fast", "all") / cores;
+  const double mp113 = cpu_ns_of("MPFR 113", ""), mpm = cpu_ns_of("mpmath", "one");
+
+  std::ostringstream md;
+  md << "# Benchmark: reference tiers\n\n"
+     << "Written by `build/posverify_bench` (bench/bench.cpp) on this machine ("
+     << std::thread::hardware_concurrency()
+     << " hardware threads, load average " << load_at_start
+     << " when it started). Timings are wall-clock of one run, random inputs in [-1, 1]; "
+        "a multiply-add is one of the n_q n_k (d + d_v) of an attention.\n\n";
+
+  // FLUX head.
+  std::string flux_line;
+  bool flux_time_ok = false, flux_cpu_ok = false, flux_err_ok = false;
+  double flux_sec = 0, flux_cpu = 0, flux_rel = 0, flux_rel_out_max = 0, flux_rel_out_med = 0;
+  if (!skip_flux) {
+    const shape fx{4608, 4608, 128, 128};
+    auto in = random_inputs(fx, 2);
+    const double c0 = cpu_seconds();
+    auto t0 = clock_type::now();
+    auto r = pv::fast::attention(in.q.data(), in.k.data(), in.v.data(), fx.n_q, fx.n_k, fx.d,
+                                 fx.d_v, threads);
+    flux_sec = seconds_since(t0);
+    flux_cpu = cpu_seconds() - c0;
+    std::vector<double> rel_out;
+    for (std::size_t i = 0; i < r.value.size(); ++i) {
+      flux_rel = std::max(flux_rel, r.relative[i]);
+      rel_out.push_back(r.value[i].hi != 0 ? r.bound[i] / std::fabs(r.value[i].hi) : INFINITY);
+    }
+    std::sort(rel_out.begin(), rel_out.end());
+    flux_rel_out_max = rel_out.back();
+    flux_rel_out_med = rel_out[rel_out.size() / 2];
+    flux_time_ok = flux_sec <= 5.0;
+    flux_cpu_ok = flux_cpu / 2 <= 5.0;
+    flux_err_ok = flux_rel <= 0x1p-80;
+    rows.push_back({"fast, FLUX head", fx.str(), "all cores", flux_sec, flux_sec * 1e9 / fx.mads(),
+                    flux_cpu});
+  }
+
+  md << "## Targets\n\n| target | measured | met |\n|---|---|---|\n";
+  if (!skip_flux) {
+    md << "| FLUX head (4608 x 4608 x 128) reference <= 5 s | " << fmt(flux_sec, 3) << " s | "
+       << (flux_time_ok ? "yes" : "**no**") << " |\n";
+    md << "| the same with 2 uncontended cores: CPU seconds / 2 <= 5 s | " << fmt(flux_cpu, 3)
+       << " CPU s / 2 = " << fmt(flux_cpu / 2, 3) << " s | " << (flux_cpu_ok ? "yes" : "**no**")
+       << " |\n";
+    md << "| its certified relative error <= 2^-80 (bound / sum_j w_j abs(v_jc), worst entry) | 2^"
+       << fmt(std::log2(flux_rel), 3) << " | " << (flux_err_ok ? "yes" : "**no**") << " |\n";
+  }
+  auto ratio_row = [&](const std::string& what, double other, double fast, double target) {
+    md << "| fast >= " << fmt(target) << "x " << what << " | " << fmt(other / fast, 3) << "x | "
+       << (other / fast >= target ? "yes" : "**no**") << " |\n";
+  };
+  ratio_row("MPFR (113 bits) per multiply-add, CPU time, one core each", mp113, fast1_ns, 100);
+  ratio_row("MPFR (113 bits) per multiply-add, fast tier on all " + fmt(cores) + " cores", mp113,
+            fast_all_ns, 100);
+  if (mpm > 0) {
+    ratio_row("mpmath per multiply-add, CPU time, one core each", mpm, fast1_ns, 1000);
+    ratio_row("mpmath per multiply-add, fast tier on all " + fmt(cores) + " cores", mpm, fast_all_ns,
+              1000);
+  } else {
+    md << "| fast >= 1000x mpmath per multiply-add | mpmath not available | not measured |\n";
+  }
+
+  if (!skip_check) {
+    struct plugin {
+      const char* what;
+      const char* path;
+    };
+    for (plugin p : {plugin{"attention (builtin flash_float)", POSVERIFY_BENCH_ATTN_PLUGIN},
+                     plugin{"RoPE (builtin flux_rope)", POSVERIFY_BENCH_ROPE_PLUGIN}}) {
+      auto r = run(std::string(POSVERIFY_BENCH_POSVERIFY) + " check --impl " + p.path +
+                   " --out /tmp/posverify_bench_check >/dev/null 2>&1");
+      const bool target = std::string(p.what).rfind("attention", 0) == 0;  // the 2-minute target
+      md << "| default `check` of " << p.what << (target ? " <= 120 s" : " (figure, no target)")
+         << " | " << fmt(r.seconds, 3) << " s wall (exit " << r.status << ") | "
+         << (target ? (r.seconds <= 120 ? "yes" : "**no**") : "-") << " |\n";
+    }
+  }
+  if (!skip_flux)
+    md << "\nThe FLUX head's bound relative to the entry itself (bound / abs(out), which "
+          "grows where the weighted sum of V cancels): median 2^"
+       << fmt(std::log2(flux_rel_out_med), 3) << ", worst 2^" << fmt(std::log2(flux_rel_out_max), 3)
+       << ".\n";
+
+  md << "\n## ns per multiply-add\n\n| tier | shape n_q x n_k x d x d_v | threads | seconds | ns per "
+        "multiply-add | CPU seconds | CPU ns per multiply-add |\n|---|---|---|---|---|---|---|\n";
+  for (auto& r : rows)
+    md << "| " << r.tier << " | " << r.shape << " | " << r.note << " | " << fmt(r.seconds, 3)
+       << " | " << fmt(r.ns_per_mad, 3) << " | " << (r.cpu > 0 ? fmt(r.cpu, 3) : "-") << " | "
+       << (r.cpu > 0 ? fmt(r.cpu * 1e9 / (r.seconds * 1e9 / r.ns_per_mad), 3) : "-") << " |\n";
+  md << "\nThe MPFR, double and mpmath tiers run on one core (they are not parallelised); the "
+        "fast tier spreads query rows over std::threads. The machine is shared: figures vary "
+        "from run to run by tens of percent.\n";
+  std::fputs(md.str().c_str(), stdout);
+  pv::write_file_atomic(out, md.str());
+  return 0;
+}
