@@ -40,38 +40,38 @@ def test_llama_rope():
     rc, out = check("llama_rope:LlamaRope", *LLAMA)
     assert rc == 0
     for dt in ("float32", "bfloat16", "float16"):
-        assert ok_line("rope.reference[text-halves-128/%s]" % dt) in out
+        assert ok_line("rope.reference[user-halves-128-theta500000/%s]" % dt) in out
 
 
 def test_llama_rope_exponent():
     rc, out = check("llama_rope:LlamaRopeExponentOverD", *LLAMA)
     assert rc == 1
-    assert fail_line("rope.reference[text-halves-128/float32]") in out
+    assert fail_line("rope.reference[user-halves-128-theta500000/float32]") in out
     assert "theta^(-i/d)" in out  # the diagnosis names the wrong exponent
 
 
 def test_llama_rope_sign():
     rc, out = check("llama_rope:LlamaRopeRotateHalfSign", *LLAMA)
     assert rc == 1
-    assert fail_line("rope.reference[text-halves-128/float32]") in out
+    assert fail_line("rope.reference[user-halves-128-theta500000/float32]") in out
 
 
 def test_llama_rope_pos_bf16():
     rc, out = check("llama_rope:LlamaRopePositionsBf16", *LLAMA)
     assert rc == 1
-    assert fail_line("rope.reference[text-halves-128/float32]") in out
+    assert fail_line("rope.reference[user-halves-128-theta500000/float32]") in out
 
 
 def test_flux_rope():
     rc, out = check("flux_rope:FluxRope", *FLUX)
     assert rc == 0
-    assert ok_line("rope.reference[flux-16-56-56/float32]") in out
+    assert ok_line("rope.reference[user-adjacent-16-56-56-theta10000/float32]") in out
 
 
 def test_flux_rope_swapped():
     rc, out = check("flux_rope:FluxRopeRowsColumnsSwapped", *FLUX)
     assert rc == 1
-    assert "FAIL  rope.flux" in out or fail_line("rope.reference[flux-16-56-56/float32]") in out
+    assert "FAIL  rope.flux" in out or fail_line("rope.reference[user-adjacent-16-56-56-theta10000/float32]") in out
 
 
 def test_sdpa():
@@ -84,7 +84,7 @@ def test_sdpa():
 def test_numpy_rope():
     rc, out = check("numpy_rope:NumpyRope", "--rope-config", "adjacent:10000:64")
     assert rc == 0
-    assert ok_line("rope.reference[text-adjacent-64/float64]") in out
+    assert ok_line("rope.reference[user-adjacent-64-theta10000/float64]") in out
 
 
 # --- the adapter's guarantees ------------------------------------------------
