@@ -589,7 +589,7 @@ int run(const std::vector<std::string>& args) {
     return run_panel(cx, libs, out_dir, seeds,
                      maxpos_set ? std::vector<double>{cx.max_position} : std::vector<double>{8192, 131072});
   }
-  if (impl.empty()) throw usage_error("check: --impl LIB.so (or --impl python:MODULE:OBJECT, --impl-cmd) is required");
+  if (impl.empty()) throw usage_error("check: --impl LIB.so is required (or --impl python:MODULE:OBJECT, or --impl-cmd)");
   struct baseline base;
   if (!baseline.empty()) {  // checked in full before anything runs
     base = load_baseline(baseline);
