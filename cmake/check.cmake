@@ -96,3 +96,8 @@ if(POSVERIFY_BUILD_TESTS)
     POSVERIFY_ABI_V1="$<TARGET_FILE:pv_bad_abi_v1>")
   add_dependencies(posverify_check_test pv_bad_wrong_abi pv_bad_no_symbol pv_bad_crash_on_load pv_bad_abi_v1)
 endif()
+
+# The process adapter finds the Python package of the source tree unless
+# POSVERIFY_PYTHON_DIR says otherwise (python/posverify/, docs/python.md).
+target_compile_definitions(posverify_check PRIVATE POSVERIFY_PYTHON_DIR="${CMAKE_CURRENT_SOURCE_DIR}/python")
+install(DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/python/posverify DESTINATION share/posverify/python)

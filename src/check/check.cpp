@@ -2,6 +2,7 @@
 
 #include "check/baseline.h"
 #include "check/law.h"
+#include "check/process_impl.h"
 #include "check/sandbox.h"
 #include "cli/args.h"
 #include "posverify/report.h"
@@ -29,7 +30,12 @@ const char* check_usage =
     "(a shared library exporting posverify_impl(), see posverify/impl.h), in a child\n"
     "process, on every dtype it supports; writes <name>.md and <name>.json.\n"
     "\n"
-    "  --out DIR            where the reports go (default reports/)\n"
+    "  --impl python:MODULE:OBJECT  a Python implementation (python/posverify/),\n"
+    "                       served by a process over docs/protocol.md; options\n"
+    "                       --python PATH (default $POSVERIFY_PYTHON or\n"
+    "                       /usr/bin/python3), --python-path DIR, --device DEV\n"
+    "  --impl-cmd \"CMD ARGS\" a server in any language speaking docs/protocol.md\n"
+  "  --out DIR            where the reports go (default reports/)\n"
     "  --cases N            random cases per law (default 100)\n"
     "  --seed S             seed of the run (default 1)\n"
     "  --max-position P     largest position the model uses (default 8192)\n"
@@ -565,6 +571,7 @@ int run(const std::vector<std::string>& args) {
         throw usage_error(e.what());
       }
     }
+    else if (parse_process_option(args, i, impl)) {}  // --impl-cmd, --python... (process_impl.h)
     else if (!a.empty() && a[0] != '-' && (mutation || panel)) libs.push_back(a);
     else throw usage_error("check: unknown option '" + a + "'");
   }
@@ -581,7 +588,7 @@ int run(const std::vector<std::string>& args) {
     return run_panel(cx, libs, out_dir, seeds,
                      maxpos_set ? std::vector<double>{cx.max_position} : std::vector<double>{8192, 131072});
   }
-  if (impl.empty()) throw usage_error("check: --impl LIB.so is required");
+  if (impl.empty()) throw usage_error("check: --impl LIB.so is required (or --impl python:MODULE:OBJECT, or --impl-cmd)");
   struct baseline base;
   if (!baseline.empty()) {  // checked in full before anything runs
     base = load_baseline(baseline);

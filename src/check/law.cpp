@@ -1,5 +1,7 @@
 #include "check/law.h"
 
+#include "check/process_impl.h"
+
 #include "posverify/text.h"
 
 #include <algorithm>
@@ -109,7 +111,7 @@ void law_run::run() {
 }
 
 std::string law_run::replay_of(int k) const {
-  return cx_.program + " check --impl " + text::shell_quote(cx_.lib.given) + " --seed " + std::to_string(cx_.seed) +
+  return cx_.program + " check --impl " + text::shell_quote(cx_.lib.given) + process_replay_flags() + " --seed " + std::to_string(cx_.seed) +
          " --max-position " + to_decimal(cx_.max_position) + rope_flags() +
          (cx_.accuracy_given ? " --accuracy " + (cx_.accuracy.name.empty() ? std::string("float32") : cx_.accuracy.name)
                              : std::string()) + " --law '" + r_.id +

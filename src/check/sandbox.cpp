@@ -1,5 +1,7 @@
 #include "check/sandbox.h"
 
+#include "check/process_impl.h"
+
 #include "posverify/text.h"
 
 #include <algorithm>
@@ -185,15 +187,16 @@ void child_setup(int res_w, int err_w, const runner_options& o, std::uint64_t da
     ::setrlimit(RLIMIT_DATA, &data);
   }
   ::dup2(res_w, kResultFd);
+  const int kept = adopt_server_fds(kResultFd + 1);  // a server's pipes (process_impl.h)
   ::dup2(err_w, 2);
   int devnull = ::open("/dev/null", O_RDWR);
   if (devnull >= 0) {
     ::dup2(devnull, 0);
     ::dup2(devnull, 1);
   }
-  if (::close_range(3, kResultFd - 1, 0) != 0 || ::close_range(kResultFd + 1, ~0U, 0) != 0)
+  if (::close_range(3, kResultFd - 1, 0) != 0 || ::close_range(kResultFd + 1 + kept, ~0U, 0) != 0)
     for (int fd = 3; fd < 65536; ++fd)
-      if (fd != kResultFd) ::close(fd);
+      if (fd < kResultFd || fd > kResultFd + kept) ::close(fd);
 }
 
 /// Written by the child's fatal-signal handler when errno says an allocation
@@ -249,7 +252,7 @@ const pv_impl* load_in_child(const std::string& path, std::string& err) {
                               std::uint64_t memory_limit) {
   arm_enomem_note();
   std::string err;
-  const pv_impl* impl = load_in_child(path, err);
+  const pv_impl* impl = is_process_spec(path) ? process_impl_in_child(err) : load_in_child(path, err);
   for (std::size_t i = first; i < calls.size(); ++i) {
     const call& c = calls[i];
     wire_header h{};
@@ -606,6 +609,9 @@ std::string size_text(std::uint64_t b) {
   return std::to_string(b) + " bytes";
 }
 
+void track_child_group(pid_t pid) { register_child(pid); }
+void untrack_child_group(pid_t pid) { unregister_child(pid); }
+
 void kill_live_children() {
   for (auto& s : g_live) {
     const pid_t p = s;
@@ -666,6 +672,7 @@ impl_info probe_library(const std::string& given, int timeout_ms) {
 }
 
 impl_info probe_library(const std::string& given, const runner_options& o) {
+  if (is_process_spec(given)) return probe_process(given, o);
   const std::string shown = text::visible(given);
   struct stat st{};
   if (::stat(given.c_str(), &st) != 0)
@@ -754,6 +761,7 @@ std::vector<result> run_batch(const impl_info& lib, const std::vector<call>& cal
   std::size_t next = 0;
   while (next < calls.size()) {
     child_proc c;
+    ensure_server(lib, o);
     if (spawn(c, o)) child_serve(lib.path, calls, next, o.memory_limit);
     bool fatal = false;
     while (next < calls.size()) {
@@ -807,6 +815,7 @@ std::vector<result> run_batch(const impl_info& lib, const std::vector<call>& cal
     }
     c.finish();
     if (fatal) {
+      server_after_fatal(lib);
       ++next;
       if (o.stop_at_fatal) break;
     }

@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <sys/types.h>  // pid_t
 #include <vector>
 
 namespace pv::check {
@@ -108,6 +109,11 @@ struct runner_options {
 
 /// "4 GiB", "512 MiB", "1000 bytes".
 std::string size_text(std::uint64_t bytes);
+
+/// Adds (removes) a process group that kill_live_children kills: a server
+/// of the process adapter (process_impl.h).
+void track_child_group(pid_t pid);
+void untrack_child_group(pid_t pid);
 
 /// Kills the process group of every live child (async-signal-safe).
 void kill_live_children();

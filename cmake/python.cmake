@@ -1,0 +1,38 @@
+# The process adapter with real PyTorch and numpy (label `python`): the
+# examples of examples/python/ must pass and their wrong siblings must be
+# caught (tests/python/test_examples.py), and the pytest regression flow of
+# examples/python/test_posverify_regression.py. They need Debian's
+# python3-torch, python3-numpy and python3-pytest for POSVERIFY_TEST_PYTHON
+# (scripts/posverify-setup test installs them); without them the tests are
+# left out with a message.
+set(POSVERIFY_TEST_PYTHON /usr/bin/python3 CACHE FILEPATH "Python with torch, numpy and pytest for the python tests")
+
+if(POSVERIFY_BUILD_TESTS)
+  execute_process(COMMAND ${POSVERIFY_TEST_PYTHON} -c "import torch, numpy, pytest"
+                  RESULT_VARIABLE _pv_py_ok OUTPUT_QUIET ERROR_QUIET)
+  if(NOT _pv_py_ok EQUAL 0)
+    message(STATUS "posverify: ${POSVERIFY_TEST_PYTHON} lacks torch, numpy or pytest: the python tests are left out")
+  else()
+    set(_pv_py_env "POSVERIFY_BIN=$<TARGET_FILE:posverify>"
+                   "POSVERIFY_PYTHON=${POSVERIFY_TEST_PYTHON}"
+                   "PYTHONPATH=${CMAKE_CURRENT_SOURCE_DIR}/python"
+                   "POSVERIFY_TEST_OUT=${CMAKE_CURRENT_BINARY_DIR}/python-reports")
+    # one ctest test per example, so that ctest -j runs them side by side
+    set(_pv_py_tests ${CMAKE_CURRENT_SOURCE_DIR}/tests/python/test_examples.py)
+    foreach(case llama_rope llama_rope_exponent llama_rope_sign llama_rope_pos_bf16
+                 flux_rope flux_rope_swapped sdpa numpy_rope)
+      add_test(NAME python.${case}
+               COMMAND ${POSVERIFY_TEST_PYTHON} -m pytest -q -p no:cacheprovider ${_pv_py_tests}::test_${case})
+      set_tests_properties(python.${case} PROPERTIES LABELS python ENVIRONMENT "${_pv_py_env}")
+    endforeach()
+    foreach(case adapter)
+      add_test(NAME python.${case}
+               COMMAND ${POSVERIFY_TEST_PYTHON} -m pytest -q -p no:cacheprovider ${_pv_py_tests} -k test_${case})
+      set_tests_properties(python.${case} PROPERTIES LABELS python ENVIRONMENT "${_pv_py_env}")
+    endforeach()
+    add_test(NAME python.regression_flow
+             COMMAND ${POSVERIFY_TEST_PYTHON} -m pytest -q -p no:cacheprovider
+                     ${CMAKE_CURRENT_SOURCE_DIR}/examples/python/test_posverify_regression.py)
+    set_tests_properties(python.regression_flow PROPERTIES LABELS python ENVIRONMENT "${_pv_py_env}")
+  endif()
+endif()
