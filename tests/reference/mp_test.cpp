@@ -39,9 +39,10 @@ TEST(ReferencePrecision, ArithmeticHappensAtThatPrecision) {
   EXPECT_EQ(mpfr_get_prec(third64.backend().data()), p64);
   set_precision_bits(256);
   const hp third = hp(1) / 3;
-  // 60 significant digits of the 256-bit third are all 3s; the 64-bit third
-  // is off from the 20th digit on
-  EXPECT_EQ(to_decimal(third, 60), "3." + std::string(59, '3') + "e-01");
+  // to_decimal(x, 60) shows 60 digits after the point (Boost's scientific
+  // format): all 3s for the 256-bit third; the 64-bit third is off from the
+  // 20th digit on
+  EXPECT_EQ(to_decimal(third, 60), "3." + std::string(60, '3') + "e-01");
   EXPECT_NE(to_decimal(third64, 60), to_decimal(third, 60));
   EXPECT_LE(abs(third * 3 - 1), 2 * unit_roundoff());
   const hp off = abs(third - third64);
@@ -59,7 +60,8 @@ TEST(ReferencePrecision, BelowTheFloorIsRaisedTo64Bits) {
 TEST(ReferencePrecision, PiIsMpfrsAtFullPrecision) {
   precision_guard g;
   set_precision_bits(256);
-  EXPECT_EQ(to_decimal(pi(), 40), "3.141592653589793238462643383279502884197e+00");
+  // 40 digits after the point, the last rounded (...8841971|69)
+  EXPECT_EQ(to_decimal(pi(), 40), "3.1415926535897932384626433832795028841972e+00");
   EXPECT_LE(abs(parse("0.1") - hp(1) / 10), unit_roundoff() / 8) << "parsed at full precision, not via double";
 }
 
