@@ -24,6 +24,7 @@ if(POSVERIFY_FUZZ)
     reference/mp.cpp
     src/posverify/json.cpp
     src/posverify/report.cpp
+    src/cli/options.cpp
     src/check/baseline.cpp
     src/check/rope_config.cpp
     properties/reproduce.cpp)

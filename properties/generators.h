@@ -6,6 +6,7 @@
 #pragma once
 
 #include "../src/posverify/posverify.h"
+#include "../src/posverify/seeded.h"
 
 #include <rapidcheck.h>
 
@@ -116,13 +117,7 @@ inline rc::Gen<matrix<double>> tokens(token_options o = {}) {
 /// indices, so it shrinks towards the identity).
 inline rc::Gen<permutation> uniform_permutation(std::size_t n) {
   return rc::gen::exec([n] {
-    permutation p(n);
-    for (std::size_t i = 0; i < n; ++i) p[i] = i;
-    for (std::size_t i = n; i > 1; --i) {
-      std::size_t j = *uniform<std::size_t>(0, i);
-      std::swap(p[i - 1], p[j]);
-    }
-    return p;
+    return fisher_yates(n, [](std::size_t i) { return *uniform<std::size_t>(0, i); });
   });
 }
 

@@ -1,6 +1,7 @@
 #include "runner.h"
 
 #include "reproduce.h"
+#include "../src/posverify/seeded.h"
 
 #include <rapidcheck/detail/Results.hpp>
 
@@ -22,12 +23,8 @@ const property_def* find_property(const std::string& id) {
 }
 
 std::uint64_t property_seed(std::uint64_t seed, const std::string& id) {
-  std::uint64_t h = 1469598103934665603ull;  // FNV-1a of the id, mixed with the seed
-  for (unsigned char c : id) h = (h ^ c) * 1099511628211ull;
-  std::uint64_t z = seed + h + 0x9E3779B97F4A7C15ull;  // splitmix64 finaliser
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
+  // FNV-1a of the id, mixed with the seed by the splitmix64 finaliser
+  return seeded(seed + fnv1a(id)).next();
 }
 
 namespace {

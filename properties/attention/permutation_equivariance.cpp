@@ -1,50 +1,56 @@
 // attention.permutation_equivariance (CLAIMS.md, core laws; chapter opening
 // and problem 5): with no positional encoding, attention(P X) = P attention(X).
 #include "../check.h"
+#include "../../src/laws/permutation_equivariance.h"
 
 namespace {
 
 using namespace pv;
 
+namespace law = pv::laws::permutation_equivariance;
+
 template <class T>
 void check_type(const matrix<double>& X0, const projections<double>& W0, const permutation& perm) {
-  auto X = convert_matrix<T>(X0);
-  projections<T> W{convert_matrix<T>(W0.wq), convert_matrix<T>(W0.wk), convert_matrix<T>(W0.wv)};
-  auto A = self_attention(X, W);
-  auto PX = permute_rows(X, perm);
-  auto A_of_PX = self_attention(PX, W);
-  auto P_A = permute_rows(A, perm);
   // The exps of a (query, key) pair are bitwise the same in both runs; only
   // the order of the sums over keys differs, so the reorder bound applies.
-  auto Xq = project(PX, W.wq), Xk = project(PX, W.wk), Xv = project(PX, W.wv);
-  auto B = attention_reorder_bound(Xq, Xk, Xv);
-  prop::expect_within<T>("attention(P X) vs P attention(X)", A_of_PX, P_A, B);
+  law::evaluate_attention<T>(X0, perm, W0, reduction::sequential, [](const law::entry<T>& e) {
+    if (!(e.diff <= e.bound))
+      prop::fail("attention(P X) vs P attention(X) [" + type_name<T>() + "] differs at (" +
+                 std::to_string(e.row) + ", " + std::to_string(e.col) + "): " +
+                 to_decimal(e.permuted) + " vs " + to_decimal(e.original) +
+                 ", |diff| = " + ref::to_decimal(e.diff, 17) + " > bound " +
+                 ref::to_decimal(e.bound, 17));
+    return true;
+  });
   if constexpr (is_ieee_v<T>) {
     // With correctly rounded sums over keys the result no longer depends on
-    // their order: the law then holds bit for bit.
+    // their order: the law then holds bit for bit (tolerance 0).
+    const auto X = convert_matrix<T>(X0);
+    const projections<T> W{convert_matrix<T>(W0.wq), convert_matrix<T>(W0.wk),
+                           convert_matrix<T>(W0.wv)};
     attention_options<T> cr;
     cr.sum = reduction::correctly_rounded;
-    const auto C = permute_rows(self_attention(X, W, cr), perm);
-    const auto C_of_PX = self_attention(PX, W, cr);
-    for (std::size_t i = 0; i < C.a.size(); ++i)
-      if (!(C.a[i] == C_of_PX.a[i]))
-        prop::fail("correctly rounded sums [" + type_name<T>() + "]: attention(P X) entry " +
-                   std::to_string(i) + " is " + to_decimal(C_of_PX.a[i]) + ", P attention(X) has " +
-                   to_decimal(C.a[i]) + " (must be bitwise equal)");
+    law::evaluate(
+        X, perm, [&](const matrix<T>& Y) { return self_attention(Y, W, cr); },
+        [](const matrix<T>& PX) { return matrix<hp>(PX.rows, PX.cols); },
+        [&](const law::entry<T>& e) {
+          if (!(e.permuted == e.original))
+            prop::fail("correctly rounded sums [" + type_name<T>() + "]: attention(P X) entry " +
+                       std::to_string(e.row * X.cols + e.col) + " is " + to_decimal(e.permuted) + ", P attention(X) has " +
+                       to_decimal(e.original) + " (must be bitwise equal)");
+          return true;
+        });
   }
 }
 
 }  // namespace
 
 PV_PROPERTY("attention.permutation_equivariance",
-            "attention(P X) = P attention(X) for every permutation P, with no positional encoding "
-            "(n in 2..20 tokens, d in 2..16)",
-            "high precision: within the reorder bound at the reference's unit roundoff; float32 "
-            "and float64: within 2 g (1 + 4 g) sum_j p_j |v_jc| + 4 n floor per entry, g = gamma_n "
-            "+ gamma_{n-1} + 2u "
-            "(recursive summation over the n keys, Higham 4.4), since only the order of the sums "
-            "over keys changes; with correctly rounded sums (reduction::correctly_rounded) "
-            "float32 and float64 must agree bit for bit",
+            law::statement() + ", with no positional encoding (n in 2..20 tokens, d in 2..16)",
+            "high precision: within the reorder bound at the reference's unit roundoff; " +
+                law::tolerance_rule() +
+                "; with correctly rounded sums (reduction::correctly_rounded) float32 and float64 "
+                "must agree bit for bit",
             [] {
               // n up to 20 tokens, d up to 16 (RapidCheck sizes stay <= 100).
               auto X0 = *pv::gen::tokens({2, 20, 2, 16, false, true});

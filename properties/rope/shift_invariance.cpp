@@ -3,31 +3,33 @@
 // same s leaves the dot product unchanged. 1-D RoPE, ladder or explicit
 // speeds, adjacent or split-half pairing, positions and shifts up to 2^20.
 #include "../check.h"
+#include "../../src/laws/shift_invariance.h"
 
 namespace {
 
 using namespace pv;
+namespace law = pv::laws::shift_invariance;
 
 template <class T>
 void check_type(const gen::rope_spec& spec, const matrix<double>& QK, double m, double n,
                 double s) {
   const auto L = gen::layout<T>(spec);
   const auto X = convert_matrix<T>(QK);
-  const double ms = m + s, ns = n + s;
-  const T a = rope_dot(L, X.row(0), &m, X.row(1), &n);
-  const T b = rope_dot(L, X.row(0), &ms, X.row(1), &ns);
   // Both are computed from the same stored speeds, for which the exact values
   // are equal; each is within its own a-priori bound of its exact value.
-  const hp bound = rope_dot_error_bound(L, X.row(0), &m, X.row(1), &n) +
-                   rope_dot_error_bound(L, X.row(0), &ms, X.row(1), &ns);
-  prop::expect_close<T>("<R(m)q, R(n)k> vs <R(m+s)q, R(n+s)k>", a, b, bound);
+  const auto o = law::evaluate_rope(L, X.row(0), X.row(1), m, n, s);
+  if (!o.within)
+    prop::fail("<R(m)q, R(n)k> vs <R(m+s)q, R(n+s)k> [" + type_name<T>() + "]: " +
+               to_decimal(o.base) + " vs " + to_decimal(o.shifted) +
+               ", |diff| = " + ref::to_decimal(o.diff, 17) + " > bound " +
+               ref::to_decimal(o.bound, 17));
 }
 
 }  // namespace
 
 PV_PROPERTY("rope.shift_invariance",
-            "<R(m) q, R(n) k> = <R(m+s) q, R(n+s) k> for all integer positions m, n and shifts "
-            "s: the rotated dot product depends on m - n only (1-D RoPE; theta^(-2i/d) ladder or "
+            law::statement() +
+                " for all integer positions m, n and shifts s: the rotated dot product depends on m - n only (1-D RoPE; theta^(-2i/d) ladder or "
             "explicit speeds; adjacent and split-half pairs; |m|, |n|, |s| up to 2^20)",
             "each side within its a-priori bound of the exact value for the stored speeds, the "
             "two bounds added: angle rounding |fl(m w) - m w| <= u |m| w plus 2 ulps of sin/cos "

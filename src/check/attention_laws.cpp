@@ -15,6 +15,7 @@
 // be at most c times the error of the plain same-dtype implementation plus a
 // floor of a few units in the last place of the values.
 #include "check/law.h"
+#include "laws/permutation_equivariance.h"
 #include "posverify/attention.h"
 #include "posverify/error_bounds.h"
 #include "posverify/permutation.h"
@@ -96,7 +97,7 @@ std::vector<perm_case<T>> add_perm_cases(law_run& L, const std::vector<int>& ks,
     auto& pc = cs.emplace_back();
     pc.c = gen_case<T>(g, k);
     const auto& c = pc.c;
-    pc.p = random_permutation(g, keys ? c.k.rows : c.q.rows);
+    pc.p = laws::permutation_equivariance::draw_order(g, keys ? c.k.rows : c.q.rows);
     L.add(make_call(c.q, c.k, c.v));
     if (keys) L.add(make_call(c.q, permute_rows(c.k, pc.p), permute_rows(c.v, pc.p)));
     else L.add(make_call(permute_rows(c.q, pc.p), c.k, c.v));
@@ -422,11 +423,11 @@ template <class T>
 law_result law_permuted_pair(const context& cx, bool keys_and_values) {
   law_run L(cx,
             keys_and_values ? "attention.key_value_permutation"
-                            : "attention.permutation_equivariance",
+                            : laws::permutation_equivariance::id,
             type_name<T>(), "",
             keys_and_values
                 ? "permuting keys and values together changes nothing: A(q, Pk, Pv) = A(q, k, v)"
-                : "permuting the query rows permutes the output rows: A(Pq, k, v) = P A(q, k, v)",
+                : laws::permutation_equivariance::statement_qkv(),
             (keys_and_values ? "|A(q, Pk, Pv) - A(q, k, v)| <= 2 B, "
                              : "|A(Pq)_i - A(q)_perm(i)| <= 2 B, ") +
                 bound_rule());
@@ -441,21 +442,23 @@ law_result law_permuted_pair(const context& cx, bool keys_and_values) {
     auto o1 = out_of<T>(L, 2 * i, c.q.rows, c.v.cols);
     auto o2 = out_of<T>(L, 2 * i + 1, c.q.rows, c.v.cols);
     auto B = apriori_bound(cx, c.q, c.k, c.v);
+    namespace law = laws::permutation_equivariance;
+    const permutation none;
     bool ok = true;
-    for (std::size_t r = 0; r < o1.rows && ok; ++r) {
-      const std::size_t src = keys_and_values ? r : p[r];
-      for (std::size_t col = 0; col < o1.cols && ok; ++col) {
-        const std::string what =
-            keys_and_values
-                ? entry(r, col) + ": A(q, Pk, Pv) = " + to_decimal(o2(r, col)) +
-                      ", A(q, k, v) = " + to_decimal(o1(r, col))
-                : entry(r, col) + " of A(Pq) (" + to_decimal(o2(r, col)) + ") vs entry (" +
-                      std::to_string(src) + ", " + std::to_string(col) + ") of A(q) (" +
-                      to_decimal(o1(src, col)) + ")";
-        ok = L.within(ks[i], abs(convert<hp>(o2(r, col)) - convert<hp>(o1(src, col))),
-                      2 * B(src, col), what, desc);
-      }
-    }
+    law::compare(
+        o1, o2, keys_and_values ? none : p,
+        [&](std::size_t r, std::size_t col) -> hp { return 2 * B(keys_and_values ? r : p[r], col); },
+        [&](const law::entry<T>& e) {
+          const std::string what =
+              keys_and_values
+                  ? entry(e.row, e.col) + ": A(q, Pk, Pv) = " + to_decimal(e.permuted) +
+                        ", A(q, k, v) = " + to_decimal(e.original)
+                  : entry(e.row, e.col) + " of A(Pq) (" + to_decimal(e.permuted) + ") vs entry (" +
+                        std::to_string(e.source) + ", " + std::to_string(e.col) + ") of A(q) (" +
+                        to_decimal(e.original) + ")";
+          ok = L.within(ks[i], e.diff, e.bound, what, desc);
+          return ok;
+        });
     return ok;
   });
   return L.finish();

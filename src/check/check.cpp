@@ -4,7 +4,7 @@
 #include "check/law.h"
 #include "check/process_impl.h"
 #include "check/sandbox.h"
-#include "cli/args.h"
+#include "cli/options.h"
 #include "posverify/report.h"
 #include "posverify/text.h"
 
@@ -21,49 +21,6 @@
 
 namespace pv::check {
 namespace {
-
-const char* check_usage =
-    "usage: posverify check --impl LIB.so [options]\n"
-    "       posverify check --mutation LIB.so... [options]\n"
-    "\n"
-    "Runs the laws of attention, RoPE and the sinusoid on the implementation in LIB.so\n"
-    "(a shared library exporting posverify_impl(), see posverify/impl.h), in a child\n"
-    "process, on every dtype it supports; writes <name>.md and <name>.json.\n"
-    "\n"
-    "  --impl python:MODULE:OBJECT  a Python implementation (python/posverify/),\n"
-    "                       served by a process over docs/protocol.md; options\n"
-    "                       --python PATH (default $POSVERIFY_PYTHON or\n"
-    "                       /usr/bin/python3), --python-path DIR, --device DEV\n"
-    "  --impl-cmd \"CMD ARGS\" a server in any language speaking docs/protocol.md\n"
-  "  --out DIR            where the reports go (default reports/)\n"
-    "  --cases N            random cases per law (default 100)\n"
-    "  --seed S             seed of the run (default 1)\n"
-    "  --max-position P     largest position the model uses (default 8192)\n"
-    "  --timeout-ms MS      time limit of one call (default 2000)\n"
-    "  --memory-limit SIZE  how much memory the library's process may allocate,\n"
-    "                       e.g. 4G, 512M (a bare number is MiB; default 4G; 0: no\n"
-    "                       limit; see docs/reliability.md for GPU libraries)\n"
-    "  --min-cases N        a law with fewer evaluated cases than N (the library\n"
-    "                       declined the rest) is insufficient, exit 1 (default: a\n"
-    "                       quarter of --cases)\n"
-    "  --precision-bits B   reference precision (default 128, range [64, 4096])\n"
-    "  --baseline OLD.json  compare with an earlier report: exit 1 on a regression\n"
-    "  --save-baseline F    write this run's report to F as a baseline\n"
-    "  --rope-config SPEC   RoPE configuration to check, PAIRING:THETA:DIMS, e.g.\n"
-    "                       halves:500000:128 or adjacent:10000:16,56,56 (repeatable;\n"
-    "                       default: text 64/128 in both conventions and FLUX.1)\n"
-    "  --accuracy CLASS     the kernel's arithmetic is coarser than its interface:\n"
-    "                       float16 or bfloat16 (inputs stored in that format,\n"
-    "                       float32 accumulation) or float16-accumulation; the laws\n"
-    "                       use that format's unit roundoff (docs/check.md)\n"
-    "  --law ID             run only the laws whose id starts with ID\n"
-    "  --case K             run only case K (with --law: replays a failure)\n"
-    "  --mutation           every LIB given is a deliberately wrong plugin; write\n"
-    "                       mutation.md/.json; exit 1 if one survives every law\n"
-    "\n"
-    "exit codes: 0 every law holds; 1 a law fails, is insufficient or regressed; 2\n"
-    "bad usage, an unknown --law, or a library that cannot be loaded (wrong ABI\n"
-    "version, missing symbol, ...).\n";
 
 using cli::parse_u64;
 using cli::usage_error;
@@ -528,53 +485,126 @@ int run_panel(context& cx, const std::vector<std::string>& libs, const std::stri
   return false_alarms == 0 ? 0 : 1;
 }
 
-int run(const std::vector<std::string>& args) {
+/// Everything `check` takes from its command line.
+struct check_args {
   context cx;
-  install_signal_handlers();  // SIGINT/SIGTERM: kill the plugin's process group first
   int min_cases = -1;
   std::string impl, out_dir = "reports", baseline, save_baseline;
   bool mutation = false, panel = false, seed_set = false, cases_set = false, maxpos_set = false;
   int seeds = 1;
   unsigned bits = 128;
-  std::vector<std::string> libs;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&] { return cli::option_value(args, i); };
-    if (a == "--impl") impl = value();
-    else if (a == "--out") out_dir = value();
-    else if (a == "--cases") cx.cases = int(cases_option.parse(value())), cases_set = true;
-    else if (a == "--seed") cx.seed = seed_option.parse(value()), seed_set = true;
-    else if (a == "--max-position") cx.max_position = double(max_position_option.parse(value())), maxpos_set = true;
-    else if (a == "--timeout-ms") cx.ro.timeout_ms = int(parse_u64(a, value(), 10, 3600000));
-    else if (a == "--memory-limit") cx.ro.memory_limit = parse_size(a, value());
-    else if (a == "--min-cases") min_cases = int(parse_u64(a, value(), 1, 1000000));
-    else if (a == "--precision-bits") bits = unsigned(cli::precision_bits_option.parse(value()));
-    else if (a == "--baseline") baseline = value();
-    else if (a == "--save-baseline") save_baseline = value();
-    else if (a == "--law") cx.only_law = value();
-    else if (a == "--case") cx.only_case = int(parse_u64(a, value(), 0, 1000000));
-    else if (a == "--mutation") mutation = true;
-    else if (a == "--panel") panel = true;
-    else if (a == "--seeds") seeds = int(parse_u64(a, value(), 1, 10000));
-    else if (a == "--accuracy") {
-      try {
-        cx.accuracy = parse_accuracy(value());
-        cx.accuracy_given = true;
-      } catch (const std::invalid_argument& e) {
-        throw usage_error(e.what());
-      }
+  std::vector<std::string> libs;  ///< the libraries after --mutation / --panel
+};
+
+/// The option table of `posverify check` (one row per option).
+cli::option_table check_options(check_args& a) {
+  context& cx = a.cx;
+  auto accuracy = [&](const std::string& v) {
+    try {
+      cx.accuracy = parse_accuracy(v);
+      cx.accuracy_given = true;
+    } catch (const std::invalid_argument& e) {
+      throw usage_error(e.what());
     }
-    else if (a == "--rope-config") {
-      try {
-        cx.rope_configs.push_back(parse_rope_config(value()));
-      } catch (const std::invalid_argument& e) {
-        throw usage_error(e.what());
-      }
+  };
+  auto rope_config = [&](const std::string& v) {
+    try {
+      cx.rope_configs.push_back(parse_rope_config(v));
+    } catch (const std::invalid_argument& e) {
+      throw usage_error(e.what());
     }
-    else if (parse_process_option(args, i, impl)) {}  // --impl-cmd, --python... (process_impl.h)
-    else if (!a.empty() && a[0] != '-' && (mutation || panel)) libs.push_back(a);
-    else throw usage_error("check: unknown option '" + a + "'");
-  }
+  };
+  return {
+      {"--impl", "LIB.so", "the implementation to check: a shared library, or python:MODULE:OBJECT (a Python "
+       "implementation, python/posverify/, served by a process over docs/protocol.md)",
+       [&](const std::string& v) { a.impl = v; }},
+      {"--impl-cmd", "\"CMD ARGS\"", "a server in any language speaking docs/protocol.md",
+       [&](const std::string& v) { set_process_option("--impl-cmd", v, a.impl); }},
+      {"--python", "PATH", "the Python of python:MODULE:OBJECT (default $POSVERIFY_PYTHON, else /usr/bin/python3)",
+       [&](const std::string& v) { set_process_option("--python", v, a.impl); }},
+      {"--python-path", "DIR", "prepended to the Python server's PYTHONPATH",
+       [&](const std::string& v) { set_process_option("--python-path", v, a.impl); }},
+      {"--device", "DEV", "the device the Python server puts tensors on (e.g. cuda:0; default cpu)",
+       [&](const std::string& v) { set_process_option("--device", v, a.impl); }},
+      {"--out", "DIR", "where the reports go (default reports/)", [&](const std::string& v) { a.out_dir = v; }},
+      {"--cases", "N", "random cases per law (default 100)",
+       [&](const std::string& v) { cx.cases = int(cases_option.parse(v)), a.cases_set = true; }},
+      {"--seed", "S", "seed of the run (default 1)",
+       [&](const std::string& v) { cx.seed = seed_option.parse(v), a.seed_set = true; }},
+      {"--max-position", "P", "largest position the model uses (default 8192)",
+       [&](const std::string& v) { cx.max_position = double(max_position_option.parse(v)), a.maxpos_set = true; }},
+      {"--timeout-ms", "MS", "time limit of one call (default 2000)",
+       [&](const std::string& v) { cx.ro.timeout_ms = int(parse_u64("--timeout-ms", v, 10, 3600000)); }},
+      {"--memory-limit", "SIZE",
+       "how much memory the library's process may allocate, e.g. 4G, 512M (a bare number is MiB; "
+       "default 4G; 0: no limit; see docs/reliability.md for GPU libraries)",
+       [&](const std::string& v) { cx.ro.memory_limit = parse_size("--memory-limit", v); }},
+      {"--min-cases", "N",
+       "a law with fewer evaluated cases than N (the library declined the rest) is insufficient, "
+       "exit 1 (default: a quarter of --cases)",
+       [&](const std::string& v) { a.min_cases = int(parse_u64("--min-cases", v, 1, 1000000)); }},
+      {"--precision-bits", "B", "reference precision (default 128, range [64, 4096])",
+       [&](const std::string& v) { a.bits = unsigned(cli::precision_bits_option.parse(v)); }},
+      {"--baseline", "OLD.json", "compare with an earlier report: exit 1 on a regression",
+       [&](const std::string& v) { a.baseline = v; }},
+      {"--save-baseline", "F", "write this run's report to F as a baseline",
+       [&](const std::string& v) { a.save_baseline = v; }},
+      {"--rope-config", "SPEC",
+       "RoPE configuration to check, PAIRING:THETA:DIMS, e.g. halves:500000:128 or "
+       "adjacent:10000:16,56,56 (repeatable; default: text 64/128 in both conventions and FLUX.1)",
+       rope_config},
+      {"--accuracy", "CLASS",
+       "the kernel's arithmetic is coarser than its interface: float16 or bfloat16 (inputs stored "
+       "in that format, float32 accumulation) or float16-accumulation; the laws use that format's "
+       "unit roundoff (docs/check.md)",
+       accuracy},
+      {"--law", "ID", "run only the laws whose id starts with ID", [&](const std::string& v) { cx.only_law = v; }},
+      {"--case", "K", "run only case K (with --law: replays a failure)",
+       [&](const std::string& v) { cx.only_case = int(parse_u64("--case", v, 0, 1000000)); }},
+      {"--mutation", "",
+       "every LIB given is a deliberately wrong plugin; write mutation.md/.json; exit 1 if one "
+       "survives every law",
+       [&](const std::string&) { a.mutation = true; }},
+      {"--panel", "", "every LIB given is a correct member of the panel; write panel.md/.json",
+       [&](const std::string&) { a.panel = true; }},
+      {"--seeds", "N", "seeds per panel member (default 1)",
+       [&](const std::string& v) { a.seeds = int(parse_u64("--seeds", v, 1, 10000)); }},
+  };
+}
+
+}  // namespace
+
+std::string check_usage() {
+  check_args scratch;
+  return "usage: posverify check --impl LIB.so [options]\n"
+         "       posverify check --mutation LIB.so... [options]\n"
+         "\n"
+         "Runs the laws of attention, RoPE and the sinusoid on the implementation in LIB.so\n"
+         "(a shared library exporting posverify_impl(), see posverify/impl.h), in a child\n"
+         "process, on every dtype it supports; writes <name>.md and <name>.json.\n"
+         "\n" +
+         cli::options_help(check_options(scratch)) +
+         "\n"
+         "exit codes: 0 every law holds; 1 a law fails, is insufficient or regressed; 2\n"
+         "bad usage, an unknown --law, or a library that cannot be loaded (wrong ABI\n"
+         "version, missing symbol, ...).\n";
+}
+
+namespace {
+
+int run(const std::vector<std::string>& args) {
+  check_args a;
+  install_signal_handlers();  // SIGINT/SIGTERM: kill the plugin's process group first
+  cli::parse_options("check", check_options(a), args, &a.libs);
+  if (!a.libs.empty() && !(a.mutation || a.panel)) throw usage_error("check: unknown option '" + a.libs[0] + "'");
+  context& cx = a.cx;
+  const int min_cases = a.min_cases;
+  const std::string &impl = a.impl, &out_dir = a.out_dir, &baseline = a.baseline, &save_baseline = a.save_baseline;
+  const bool mutation = a.mutation, panel = a.panel, seed_set = a.seed_set, cases_set = a.cases_set,
+             maxpos_set = a.maxpos_set;
+  const int seeds = a.seeds;
+  const unsigned bits = a.bits;
+  std::vector<std::string>& libs = a.libs;
   ref::set_precision_bits(bits);
   cx.min_cases = min_cases >= 0 ? min_cases : std::max(1, cx.cases / 4);
   if (mutation) {
@@ -658,13 +688,13 @@ int run(const std::vector<std::string>& args) {
 int cmd_check(const std::vector<std::string>& args) {
   for (const auto& a : args)
     if (a == "--help" || a == "-h") {
-      std::cout << pv::check::check_usage;
+      std::cout << pv::check::check_usage();
       return 0;
     }
   try {
     return pv::check::run(args);
   } catch (const pv::check::usage_error& e) {
-    std::cerr << "posverify: " << e.what() << "\n\n" << pv::check::check_usage;
+    std::cerr << "posverify: " << e.what() << "\n\n" << pv::check::check_usage();
     return 2;
   }
 }

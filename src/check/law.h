@@ -8,6 +8,7 @@
 #include "posverify/json.h"
 #include "posverify/matrix.h"
 #include "posverify/scalar.h"
+#include "posverify/seeded.h"
 
 #include <cstdint>
 #include <cstring>
@@ -110,26 +111,12 @@ struct law_result {
 /// Lazily builds the lossless description of a case (for failure reports).
 using describer = std::function<std::string()>;
 
-/// splitmix64: a small, well-mixed, deterministic generator.
-struct rng {
-  std::uint64_t s;
-  explicit rng(std::uint64_t seed) : s(seed) {}
-  std::uint64_t next() {
-    std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-  double uniform() { return double(next() >> 11) * 0x1.0p-53; }  ///< [0, 1)
-  double real(double lo, double hi) { return lo + (hi - lo) * uniform(); }
-  long range(long lo, long hi) { return lo + long(next() % std::uint64_t(hi - lo + 1)); }
-};
+/// The seeded generator (posverify/seeded.h).
+using rng = seeded;
 
 /// The generator of case k of law `id` in a run seeded `seed`.
 inline rng case_rng(std::uint64_t seed, const std::string& id, int k) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : id) h = (h ^ c) * 1099511628211ull;
-  rng r(seed ^ h ^ (std::uint64_t(k) * 0xD1B54A32D192ED03ull));
+  rng r(seed ^ fnv1a(id) ^ (std::uint64_t(k) * 0xD1B54A32D192ED03ull));
   r.next();
   return r;
 }
@@ -149,14 +136,6 @@ matrix<T> from_bytes(const std::vector<unsigned char>& b, std::size_t rows, std:
   matrix<T> m(rows, cols);
   if (b.size() == rows * cols * sizeof(T) && !b.empty()) std::memcpy(m.a.data(), b.data(), b.size());
   return m;
-}
-
-/// A uniformly random permutation of 0..n-1 (Fisher-Yates, drawing from g).
-inline std::vector<std::size_t> random_permutation(rng& g, std::size_t n) {
-  std::vector<std::size_t> p(n);
-  for (std::size_t j = 0; j < n; ++j) p[j] = j;
-  for (std::size_t j = n; j > 1; --j) std::swap(p[j - 1], p[g.range(0, long(j) - 1)]);
-  return p;
 }
 
 /// A random rows x cols matrix of T values, entries uniform in [-s, s].

@@ -395,21 +395,15 @@ bool is_process_spec(const std::string& spec) {
   return spec.rfind("python:", 0) == 0 || spec.rfind("cmd:", 0) == 0;
 }
 
-bool parse_process_option(const std::vector<std::string>& args, std::size_t& i, std::string& impl) {
-  const std::string& a = args[i];
+void set_process_option(const std::string& flag, const std::string& v, std::string& impl) {
   process_options& po = process_settings();
-  auto value = [&]() -> const std::string& {
-    const std::string& v = cli::option_value(args, i);
-    if (v.empty()) throw cli::usage_error(a + " needs a non-empty value");
-    return v;
-  };
-  if (a == "--impl-cmd") impl = "cmd:" + value();
-  else if (a == "--python") po.python = value();
-  else if (a == "--python-path") po.python_path = value();
-  else if (a == "--device") po.device = value();
-  else return false;
-  if (a != "--impl-cmd") po.given_flags += " " + a + " " + text::shell_quote(args[i]);
-  return true;
+  if (v.empty()) throw cli::usage_error(flag + " needs a non-empty value");
+  if (flag == "--impl-cmd") impl = "cmd:" + v;
+  else if (flag == "--python") po.python = v;
+  else if (flag == "--python-path") po.python_path = v;
+  else if (flag == "--device") po.device = v;
+  else throw cli::usage_error("unknown adapter option '" + flag + "'");
+  if (flag != "--impl-cmd") po.given_flags += " " + flag + " " + text::shell_quote(v);
 }
 
 std::string process_replay_flags() { return process_settings().given_flags; }

@@ -35,10 +35,10 @@ process_options& process_settings();
 /// Whether an --impl value names a server ("python:MODULE:OBJECT" or "cmd:COMMAND").
 bool is_process_spec(const std::string& spec);
 
-/// Consumes the adapter's option at args[i] (--impl-cmd, --python,
-/// --python-path, --device); --impl-cmd sets `impl` to "cmd:COMMAND".
-/// Returns false when args[i] is not one of them.
-bool parse_process_option(const std::vector<std::string>& args, std::size_t& i, std::string& impl);
+/// Applies the adapter's option `flag` (--impl-cmd, --python, --python-path,
+/// --device) with value `v` (check's option table); --impl-cmd sets `impl` to
+/// "cmd:COMMAND". Throws cli::usage_error for an empty value.
+void set_process_option(const std::string& flag, const std::string& v, std::string& impl);
 
 /// The adapter's options for a replay command ("" when none was given).
 std::string process_replay_flags();

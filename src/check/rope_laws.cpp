@@ -1,6 +1,7 @@
 // RoPE laws through the C interface (tolerance model: check/rope_model.h).
 #include "check/diagnose.h"
 #include "check/law.h"
+#include "laws/shift_invariance.h"
 #include "check/rope_model.h"
 #include "posverify/attention.h"
 
@@ -199,7 +200,8 @@ law_result relative_law(const context& cx, const rope_cfg& rc, const kernel_spee
         hp d1, b1, d2, b2;
         dot_and_bound(R, 0, 1, d1, b1);
         dot_and_bound(R, 2, 3, d2, b2);
-        return Lr.within(k, abs(d1 - d2), b1 + b2,
+        const auto o = laws::shift_invariance::compare(d1, d2, b1, b2);
+        return Lr.within(k, o.diff, o.bound,
                          "q'(m).k'(n) = " + ref::to_decimal(d1, 20) + " vs q'(m2).k'(n2) = " +
                              ref::to_decimal(d2, 20),
                          desc);
@@ -447,17 +449,15 @@ void laws_for(const context& cx, const rope_cfg& rc, std::vector<law_result>& ou
       }));
   // shift invariance of q.k (every axis shifted together)
   out.push_back(relative_law<T>(
-      cx, rc, speeds, "rope.shift_invariance",
+      cx, rc, speeds, laws::shift_invariance::id,
       "q'(m).k'(n) depends only on m - n: shifting both positions by s (on every axis) changes "
       "nothing",
       [&](rng& g, int) {
         std::vector<double> pos(4 * na);
         for (std::size_t a = 0; a < na; ++a) {
           double m = coord(g, P / 2), n = coord(g, P / 2), s = coord(g, P / 2);
-          pos[0 * na + a] = m;
-          pos[1 * na + a] = n;
-          pos[2 * na + a] = m + s;
-          pos[3 * na + a] = n + s;
+          const auto p = laws::shift_invariance::positions(m, n, s);
+          for (std::size_t j = 0; j < 4; ++j) pos[j * na + a] = p[j];
         }
         return pos;
       }));

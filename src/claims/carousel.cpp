@@ -1,5 +1,6 @@
 // Problem 4: two friends on a carousel. Exact integer degrees mod 360, and
 // the same angles through RoPE in mpfr (atan2 of the rotated (1, 0)).
+#include "claims/carousel_printed.h"
 #include "claims/common.h"
 
 namespace {
@@ -53,11 +54,12 @@ PV_CLAIM("carousel.a", [](const context&) {
   r.values.set("start_gap_deg", json::integer(gap0));
   r.values.set("a_deg_hp", dec(ah));
   r.values.set("b_deg_hp", dec(bh));
-  r.printed.set("a_deg", json::string("130"));
-  r.printed.set("b_deg", json::string("190"));
-  r.printed.set("gap_deg", json::string("60"));
+  const auto& P = printed_numbers::carousel_a;
+  r.printed.set("a_deg", json::string(std::to_string(P.a_deg)));
+  r.printed.set("b_deg", json::string(std::to_string(P.b_deg)));
+  r.printed.set("gap_deg", json::string(std::to_string(P.gap_deg)));
   const hp tol = seat_tolerance(r);
-  bool ok = std::to_string(a) == "130" && std::to_string(b) == "190" && std::to_string(gap) == "60" &&
+  bool ok = a == P.a_deg && b == P.b_deg && gap == P.gap_deg &&
             gap == gap0 && deg_gap(ah, a) <= tol && deg_gap(bh, b) <= tol;
   r.result = ok ? verdict::holds : verdict::fails;
   if (!ok)
@@ -85,13 +87,14 @@ PV_CLAIM("carousel.b", [](const context&) {
   r.values.set("gap_7_10_deg", json::integer(g710));
   r.values.set("gap_3_always_90", json::boolean(always));
   r.values.set("gap_deg_hp", dec(g_hp));
-  r.printed.set("t2_deg", json::string("60"));
-  r.printed.set("t5_deg", json::string("150"));
-  r.printed.set("t7_deg", json::string("210"));
-  r.printed.set("t10_deg", json::string("300"));
-  r.printed.set("gap_deg", json::string("90"));
-  bool ok = t2 == 60 && t5 == 150 && t7 == 210 && t10 == 300 && g25 == 90 && g710 == 90 && always &&
-            deg_gap(g_hp, 90) <= 2 * seat_tolerance(r);
+  const auto& P = printed_numbers::carousel_b;
+  r.printed.set("t2_deg", json::string(std::to_string(P.t2_deg)));
+  r.printed.set("t5_deg", json::string(std::to_string(P.t5_deg)));
+  r.printed.set("t7_deg", json::string(std::to_string(P.t7_deg)));
+  r.printed.set("t10_deg", json::string(std::to_string(P.t10_deg)));
+  r.printed.set("gap_deg", json::string(std::to_string(P.gap_deg)));
+  bool ok = t2 == P.t2_deg && t5 == P.t5_deg && t7 == P.t7_deg && t10 == P.t10_deg && g25 == P.gap_deg &&
+            g710 == P.gap_deg && always && deg_gap(g_hp, P.gap_deg) <= 2 * seat_tolerance(r);
   r.result = ok ? verdict::holds : verdict::fails;
   if (!ok)
     r.qualification = "computed seats " + std::to_string(t2) + ", " + std::to_string(t5) + ", " +
@@ -127,9 +130,10 @@ PV_CLAIM("carousel.c", [](const context&) {
   r.values.set("dot_distance_3", dec(d3));
   r.values.set("dot_distance_15", dec(d15));
   r.values.set("dot_diff_3_vs_15", dec(abs(d3 - d15)));
-  r.printed.set("angle_15_unwrapped_deg", json::string("450"));
-  r.printed.set("angle_diff_15_deg", json::string("90"));
-  r.printed.set("period", json::string("12"));
+  const auto& P = printed_numbers::carousel_c;
+  r.printed.set("angle_15_unwrapped_deg", json::string(std::to_string(P.angle_15_unwrapped_deg)));
+  r.printed.set("angle_diff_15_deg", json::string(std::to_string(P.angle_diff_15_deg)));
+  r.printed.set("period", json::string(std::to_string(P.period)));
   // Derived: the exact dots at distance 3 and 15 are equal (30 * 12 = 360),
   // so each difference is within the two dots' rounding bounds
   // (rope_dot_error_bound) plus the stored speed's error over the 12 extra

@@ -4,6 +4,7 @@
 
 #include "posverify/matrix.h"
 #include "posverify/permutation.h"
+#include "posverify/seeded.h"
 
 #include <cstdint>
 #include <utility>
@@ -49,15 +50,11 @@ inline matrix<double> hashed_tokens(std::size_t n, std::size_t d, std::size_t sa
 /// A fixed permutation of n rows from a small linear congruential generator
 /// with a constant seed (Fisher-Yates), so that the input never changes.
 inline permutation fixed_permutation(std::size_t n, std::uint64_t seed = 12345) {
-  permutation p(n);
-  for (std::size_t i = 0; i < n; ++i) p[i] = i;
   std::uint64_t s = seed;
-  for (std::size_t i = n; i > 1; --i) {
+  return fisher_yates(n, [&](std::size_t j) {
     s = s * 6364136223846793005ULL + 1442695040888963407ULL;
-    std::size_t j = static_cast<std::size_t>((s >> 33) % i);
-    std::swap(p[i - 1], p[j]);
-  }
-  return p;
+    return static_cast<std::size_t>((s >> 33) % j);
+  });
 }
 
 }  // namespace pv::claims

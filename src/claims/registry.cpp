@@ -1,5 +1,7 @@
 #include "registry.h"
 
+#include <exception>
+
 namespace pv::claims {
 
 const property_result* context::property(const std::string& id) const {
@@ -126,15 +128,28 @@ std::vector<claim_result> run_all(const context& ctx) {
       out.push_back(r);
       continue;
     }
-    claim_result r = def->compute(ctx);
+    out.push_back(run_claim(e, *def, ctx));
+  }
+  return out;
+}
+
+claim_result run_claim(const catalogue_entry& e, const claim_def& def, const context& ctx) {
+  try {
+    claim_result r = def.compute(ctx);
     r.id = e.id;
     r.section = e.section;
     for (const auto& pf : proofs())
       if (pf.claim_id == e.id) pf.attach(ctx, r);
     apply_proof_verdicts(r);
-    out.push_back(std::move(r));
+    return r;
+  } catch (const std::exception& ex) {
+    // One claim that throws is that claim's failure, not the whole report's.
+    claim_result r = make(e.id, "—");
+    r.section = e.section;
+    r.result = verdict::fails;
+    r.qualification = std::string("the claim's computation threw: ") + ex.what();
+    return r;
   }
-  return out;
 }
 
 }  // namespace pv::claims

@@ -76,6 +76,11 @@ void apply_proof_verdicts(claim_result& r);
 /// "not implemented", so a gap cannot hide.
 std::vector<claim_result> run_all(const context& ctx);
 
+/// Runs one claim and its proofs. A claim whose computation (or a proof of
+/// it) throws comes back as `fails`, its qualification naming the error, so
+/// that one claim cannot lose the whole report.
+claim_result run_claim(const catalogue_entry& e, const claim_def& def, const context& ctx);
+
 /// A fresh result for `id` with its section filled in.
 claim_result make(const std::string& id, const std::string& checked);
 

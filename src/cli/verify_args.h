@@ -3,6 +3,7 @@
 #pragma once
 
 #include "cli/args.h"
+#include "cli/options.h"
 #include "posverify/scalar.h"
 #include "properties/runner.h"
 
@@ -20,21 +21,35 @@ struct verify_args {
   bool cases_given = false;
 };
 
+/// The option table of `posverify verify`, writing into v.
+inline option_table verify_options(verify_args& v) {
+  return {
+      {"--out", "DIR", "where the reports go (default reports/)",
+       [&](const std::string& x) { v.out_dir = x; }},
+      {"--cases", "N", "random cases per property (default 1000)",
+       [&](const std::string& x) {
+         v.run.cases = static_cast<int>(parse_u64("--cases", x, 1, 1000000));
+         v.cases_given = true;
+       }},
+      {"--seed", "S",
+       "seed of the run (default 1); the same seed gives the same claims.json byte for byte",
+       [&](const std::string& x) { v.run.seed = parse_u64("--seed", x, 0, UINT64_MAX); }},
+      {"--property", "ID", "run one property only, print its result, write nothing",
+       [&](const std::string& x) { v.only = x; }},
+      {"--precision-bits", "B", "reference precision in bits (default 256, range [64, 4096])",
+       [&](const std::string& x) { v.precision_bits = static_cast<unsigned>(precision_bits_option.parse(x)); }},
+      {"--fault-matrix", "",
+       "run every claim and property under every planted fault (--cases per property, default "
+       "100); write fault_matrix.*",
+       [&](const std::string&) { v.fault_matrix = true; }},
+  };
+}
+
 /// Parses the arguments after "verify"; throws usage_error naming the option
 /// and the value.
 inline verify_args parse_verify_args(const std::vector<std::string>& args) {
   verify_args v;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&] { return option_value(args, i); };
-    if (a == "--out") v.out_dir = value();
-    else if (a == "--cases") v.run.cases = static_cast<int>(parse_u64(a, value(), 1, 1000000)), v.cases_given = true;
-    else if (a == "--fault-matrix") v.fault_matrix = true;
-    else if (a == "--seed") v.run.seed = parse_u64(a, value(), 0, UINT64_MAX);
-    else if (a == "--property") v.only = value();
-    else if (a == "--precision-bits") v.precision_bits = static_cast<unsigned>(precision_bits_option.parse(value()));
-    else throw usage_error("verify: unknown option '" + a + "'");
-  }
+  parse_options("verify", verify_options(v), args);
   return v;
 }
 

@@ -9,4 +9,5 @@
 #include "reduction.h"
 #include "rope.h"
 #include "scalar.h"
+#include "seeded.h"
 #include "sinusoid.h"

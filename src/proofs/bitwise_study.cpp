@@ -8,13 +8,6 @@
 
 namespace pv::proofs {
 
-std::uint64_t splitmix64(std::uint64_t& state) {
-  std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
 matrix<double> study_input(std::uint64_t seed, std::uint64_t index, std::size_t rows,
                            std::size_t cols) {
   std::uint64_t st = seed * 0x100000001b3ULL ^ (index + 0x51ed270b27a1ULL);

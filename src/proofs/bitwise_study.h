@@ -6,6 +6,7 @@
 
 #include "posverify/json.h"
 #include "posverify/matrix.h"
+#include "posverify/seeded.h"
 
 #include <cstdint>
 #include <string>
@@ -18,8 +19,7 @@ namespace pv::proofs {
 matrix<double> study_input(std::uint64_t seed, std::uint64_t index, std::size_t rows = 6,
                            std::size_t cols = 4);
 
-/// splitmix64: the generator of every replayable case of the proofs.
-std::uint64_t splitmix64(std::uint64_t& state);
+/// (splitmix64, the generator of every replayable case: posverify/seeded.h.)
 
 struct study_cell {
   std::string type, reduction;

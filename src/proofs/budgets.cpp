@@ -1,10 +1,12 @@
 #include "budgets.h"
 
-#include "bitwise_study.h"  // splitmix64
-#include "cli/args.h"
+#include "laws/permutation_equivariance.h"
+#include "laws/shift_invariance.h"
+#include "cli/options.h"
 #include "orders.h"         // ulp_distance
 #include "posverify/error_bounds.h"
 #include "posverify/report.h"  // write_file_atomic
+#include "posverify/seeded.h"
 
 #include <algorithm>
 #include <cmath>
@@ -17,12 +19,9 @@ namespace {
 
 /// Case generator: splitmix64 of (seed, law tag, index); `case_rng(seed,
 /// tag, i)` regenerates case i of a law exactly.
-struct case_rng {
-  std::uint64_t st;
+struct case_rng : seeded {
   case_rng(std::uint64_t seed, std::uint64_t tag, std::uint64_t index)
-      : st(seed * 0x9e3779b97f4a7c15ULL ^ (tag << 48) ^ index) {}
-  std::uint64_t next() { return splitmix64(st); }
-  std::size_t in(std::size_t lo, std::size_t hi) { return lo + next() % (hi - lo + 1); }
+      : seeded(seed * 0x9e3779b97f4a7c15ULL ^ (tag << 48) ^ index) {}
   /// k / 2^19 * 2^e, k in [-2^20, 2^20], e in [-3, 1]: exact in float.
   double entry(int e) {
     const auto k = static_cast<std::int64_t>(next() % ((1u << 21) + 1)) - (1 << 20);
@@ -100,7 +99,7 @@ void attention_laws(std::uint64_t seed, std::uint64_t first, std::uint64_t cases
                     reduction red, std::vector<budget_row>& out) {
   accum fwd, perm;
   fwd.row = make_row("attention forward error |y~ - y|", "attention_forward_bound", impl_name<T>(red));
-  perm.row = make_row("attention.permutation_equivariance |A(PX) - P A(X)|", "attention_reorder_bound",
+  perm.row = make_row(std::string(laws::permutation_equivariance::id) + " |A(PX) - P A(X)|", "attention_reorder_bound",
               impl_name<T>(red));
   attention_options<T> o;
   o.sum = red;
@@ -108,9 +107,7 @@ void attention_laws(std::uint64_t seed, std::uint64_t first, std::uint64_t cases
     case_rng g(seed, 1, i);
     const std::size_t n = g.in(2, 8), d = g.in(2, 8);
     const auto X0 = random_tokens(g, n, d);
-    permutation perm_v(n);
-    for (std::size_t k = 0; k < n; ++k) perm_v[k] = k;
-    for (std::size_t k = n - 1; k > 0; --k) std::swap(perm_v[k], perm_v[g.in(0, k)]);
+    const permutation perm_v = laws::permutation_equivariance::draw_order(g, n);
     const std::string input = "X = " + to_string(X0) + ", P = " + to_string(perm_v);
     const auto X = convert_matrix<T>(X0);
     const auto Y = attention(X, X, X, o);
@@ -122,13 +119,15 @@ void attention_laws(std::uint64_t seed, std::uint64_t first, std::uint64_t cases
       fwd.add(static_cast<double>(diff / ulp_at<T>(Yh.a[k])), diff, B.a[k], scale, i, input);
     }
     const auto PX = permute_rows(X, perm_v);
-    const auto A = attention(PX, PX, PX, o);
-    const auto PA = permute_rows(Y, perm_v);
     const auto R = attention_reorder_bound(PX, PX, PX, o);
-    for (std::size_t k = 0; k < A.a.size(); ++k) {
-      const hp diff = abs(convert<hp>(A.a[k]) - convert<hp>(PA.a[k]));
-      perm.add(static_cast<double>(ulp_distance(A.a[k], PA.a[k])), diff, R.a[k], scale, i, input);
-    }
+    namespace law = laws::permutation_equivariance;
+    law::compare(
+        Y, attention(PX, PX, PX, o), perm_v, [&](std::size_t r, std::size_t c) { return R(r, c); },
+        [&](const law::entry<T>& e) {
+          perm.add(static_cast<double>(ulp_distance(e.permuted, e.original)), e.diff, e.bound, scale,
+                   i, input);
+          return true;
+        });
   }
   out.push_back(fwd.finish(cases));
   out.push_back(perm.finish(cases));
@@ -140,7 +139,7 @@ void rope_laws(std::uint64_t seed, std::uint64_t first, std::uint64_t cases, dou
   accum fwd, shift;
   const std::string impl = type_name<T>() + " sequential";
   fwd.row = make_row("rope_dot forward error |<R(m)q, R(n)k>~ - exact|", "rope_dot_error_bound", impl);
-  shift.row = make_row("rope.shift_invariance |dot(m+s, n+s) - dot(m, n)|",
+  shift.row = make_row(std::string(laws::shift_invariance::id) + " |dot(m+s, n+s) - dot(m, n)|",
                "rope_dot_error_bound(m+s, n+s) + rope_dot_error_bound(m, n)", impl);
   for (std::uint64_t i = first; i < first + cases; ++i) {
     case_rng g(seed, 2, i);
@@ -151,21 +150,16 @@ void rope_laws(std::uint64_t seed, std::uint64_t first, std::uint64_t cases, dou
     const auto qk = random_tokens(g, 2, d);
     const double m = static_cast<double>(g.in(0, 4095)), n = static_cast<double>(g.in(0, 4095)),
                  s = static_cast<double>(g.in(0, 4095));
-    const double ms = m + s, ns = n + s;
     char buf[96];
     std::snprintf(buf, sizeof buf, ", d = %zu, m = %.0f, n = %.0f, s = %.0f, theta = 10000", d, m, n, s);
     const std::string input = "q, k = " + to_string(qk) + buf;
     const auto q = convert_matrix<T>(qk);
     const auto qh = convert_matrix<hp>(q);
-    const T base = rope_dot(L, q.row(0), &m, q.row(1), &n);
-    const T shifted = rope_dot(L, q.row(0), &ms, q.row(1), &ns);
+    const auto o = laws::shift_invariance::evaluate_rope(L, q.row(0), q.row(1), m, n, s);
     const hp exact = rope_dot(Lh, qh.row(0), &m, qh.row(1), &n);
-    const hp bm = rope_dot_error_bound(L, q.row(0), &m, q.row(1), &n);
-    const hp bs = rope_dot_error_bound(L, q.row(0), &ms, q.row(1), &ns);
-    const hp diff = abs(convert<hp>(base) - exact);
-    fwd.add(static_cast<double>(diff / ulp_at<T>(exact)), diff, bm, scale, i, input);
-    const hp sd = abs(convert<hp>(shifted) - convert<hp>(base));
-    shift.add(static_cast<double>(ulp_distance(shifted, base)), sd, bm + bs, scale, i, input);
+    const hp diff = abs(convert<hp>(o.base) - exact);
+    fwd.add(static_cast<double>(diff / ulp_at<T>(exact)), diff, o.bound_base, scale, i, input);
+    shift.add(static_cast<double>(ulp_distance(o.shifted, o.base)), o.diff, o.bound, scale, i, input);
   }
   out.push_back(fwd.finish(cases));
   out.push_back(shift.finish(cases));
@@ -327,20 +321,22 @@ int cmd_budgets(const std::vector<std::string>& args) {
   std::uint64_t seed = 1, cases = 1000;
   bool replay = false;
   std::uint64_t replay_case = 0;
-  // bad options are std::invalid_argument here: main prints them without the usage text
-  using bad_option = std::invalid_argument;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&] { return cli::option_value<bad_option>(args, i); };
-    if (a == "--out") out_dir = value();
-    else if (a == "--seed") seed = cli::parse_u64<bad_option>(a, value(), 0, UINT64_MAX);
-    else if (a == "--cases") cases = cli::parse_u64<bad_option>(a, value(), 1, 1000000);
-    else if (a == "--case") {
-      replay = true;
-      replay_case = cli::parse_u64<bad_option>(a, value(), 0, UINT64_MAX - 1);
-    }
-    else throw std::invalid_argument("budgets: unknown option '" + a + "'");
-  }
+  cli::parse_options(
+      "budgets",
+      {
+          {"--out", "DIR", "where the reports go (default reports/)",
+           [&](const std::string& v) { out_dir = v; }},
+          {"--seed", "S", "seed of the cases (default 1)",
+           [&](const std::string& v) { seed = cli::parse_u64("--seed", v, 0, UINT64_MAX); }},
+          {"--cases", "N", "cases per row (default 1000)",
+           [&](const std::string& v) { cases = cli::parse_u64("--cases", v, 1, 1000000); }},
+          {"--case", "I", "replay case I of every row, print it in full, write nothing",
+           [&](const std::string& v) {
+             replay = true;
+             replay_case = cli::parse_u64("--case", v, 0, UINT64_MAX - 1);
+           }},
+      },
+      args);
   if (replay) {  // one case of every row, printed in full; nothing written
     bool ok = true;
     for (const auto& r : run_budgets(seed, 1, 1, replay_case)) {

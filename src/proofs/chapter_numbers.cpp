@@ -1,5 +1,7 @@
 #include "chapter_numbers.h"
 
+#include "claims/carousel_printed.h"
+
 #include "rope30.h"
 
 #include <mpfi.h>
@@ -213,22 +215,27 @@ std::vector<certificate> carousel(const std::string& id) {
     return exact(((v % 360) + 360) % 360);
   };
   const interval step = exact(30);
+  namespace P = claims::printed_numbers;
   if (id == "carousel.a") {
     interval a = exact(40) + exact(3) * step, b = exact(100) + exact(3) * step;
-    r.push_back(certify_exact("a_deg", "40 + 3*30", a, 130));
-    r.push_back(certify_exact("b_deg", "100 + 3*30", b, 190));
-    r.push_back(certify_exact("gap_deg", "(100 + 3*30) - (40 + 3*30)", b - a, 60));
+    r.push_back(certify_exact("a_deg", "40 + 3*30", a, P::carousel_a.a_deg));
+    r.push_back(certify_exact("b_deg", "100 + 3*30", b, P::carousel_a.b_deg));
+    r.push_back(certify_exact("gap_deg", "(100 + 3*30) - (40 + 3*30)", b - a, P::carousel_a.gap_deg));
   } else if (id == "carousel.b") {
-    r.push_back(certify_exact("t2_deg", "2*30", exact(2) * step, 60));
-    r.push_back(certify_exact("t5_deg", "5*30", exact(5) * step, 150));
-    r.push_back(certify_exact("t7_deg", "7*30", exact(7) * step, 210));
-    r.push_back(certify_exact("t10_deg", "10*30", exact(10) * step, 300));
-    r.push_back(certify_exact("gap_deg", "5*30 - 2*30 and 10*30 - 7*30", exact(5) * step - exact(2) * step, 90));
-    r.push_back(certify_exact("gap_deg (7, 10)", "10*30 - 7*30", exact(10) * step - exact(7) * step, 90));
+    r.push_back(certify_exact("t2_deg", "2*30", exact(2) * step, P::carousel_b.t2_deg));
+    r.push_back(certify_exact("t5_deg", "5*30", exact(5) * step, P::carousel_b.t5_deg));
+    r.push_back(certify_exact("t7_deg", "7*30", exact(7) * step, P::carousel_b.t7_deg));
+    r.push_back(certify_exact("t10_deg", "10*30", exact(10) * step, P::carousel_b.t10_deg));
+    r.push_back(certify_exact("gap_deg", "5*30 - 2*30 and 10*30 - 7*30", exact(5) * step - exact(2) * step,
+                              P::carousel_b.gap_deg));
+    r.push_back(certify_exact("gap_deg (7, 10)", "10*30 - 7*30", exact(10) * step - exact(7) * step,
+                              P::carousel_b.gap_deg));
   } else if (id == "carousel.c") {
-    r.push_back(certify_exact("angle_diff_15_deg (unwrapped)", "15*30", exact(15) * step, 450));
-    r.push_back(certify_exact("angle_diff_15_deg", "15*30 mod 360", wrap(exact(15) * step), 90));
-    r.push_back(certify_exact("period", "360 / 30", exact(360) / step, 12));
+    r.push_back(certify_exact("angle_diff_15_deg (unwrapped)", "15*30", exact(15) * step,
+                              P::carousel_c.angle_15_unwrapped_deg));
+    r.push_back(certify_exact("angle_diff_15_deg", "15*30 mod 360", wrap(exact(15) * step),
+                              P::carousel_c.angle_diff_15_deg));
+    r.push_back(certify_exact("period", "360 / 30", exact(360) / step, P::carousel_c.period));
   }
   for (auto& c : r)
     c.checks = "the chapter's arithmetic restated in exact integers (degrees); posverify's numerics "

@@ -3,10 +3,12 @@
 // types (bit for bit, or measured in ulps).
 #pragma once
 
+#include "laws/permutation_equivariance.h"
 #include "posverify/error_bounds.h"
 #include "posverify/json.h"
 #include "posverify/permutation.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>  // std::memcmp
 #include <string>
@@ -53,31 +55,28 @@ struct order_sweep {
 /// options `o`.
 template <class T>
 order_sweep sweep_orders(const matrix<double>& X0, const attention_options<T>& o) {
+  namespace law = laws::permutation_equivariance;
   order_sweep s;
   const auto X = convert_matrix<T>(X0);
   const auto base = attention(X, X, X, o);
   for (const auto& perm : all_permutations(X.rows)) {
     const auto PX = permute_rows(X, perm);
     const auto out = attention(PX, PX, PX, o);
-    const auto P_base = permute_rows(base, perm);
     const auto B = attention_reorder_bound(PX, PX, PX, o);
-    ++s.orders;
-    for (std::size_t k = 0; k < out.a.size(); ++k) {
-      const hp d = abs(convert<hp>(out.a[k]) - convert<hp>(P_base.a[k]));
-      if (d > s.max_abs_diff || s.worst.empty()) {
-        if (d > s.max_abs_diff) s.max_abs_diff = d;
-        if (s.worst.empty() || d == s.max_abs_diff) s.worst = perm;
-      }
-      if (!(d <= B.a[k])) s.within_bound = false;
-      if (B.a[k] > 0 && d / B.a[k] > s.max_ratio_to_bound) s.max_ratio_to_bound = d / B.a[k];
-      if constexpr (is_ieee_v<T>) {
-        const std::int64_t u = ulp_distance(out.a[k], P_base.a[k]);
-        if (!same_bits(out.a[k], P_base.a[k])) s.bitwise_equal = false;
-        if (u > s.max_ulps) s.max_ulps = u;
-      } else {
-        if (d != 0) s.bitwise_equal = false;
-      }
+    const auto r = law::compare(
+        base, out, perm, [&](std::size_t i, std::size_t c) { return B(i, c); },
+        [&](const law::entry<T>& e) {
+          if constexpr (is_ieee_v<T>) s.max_ulps = std::max(s.max_ulps, ulp_distance(e.permuted, e.original));
+          return true;
+        });
+    if (r.max_abs_diff > s.max_abs_diff || s.worst.empty()) {
+      if (r.max_abs_diff > s.max_abs_diff) s.max_abs_diff = r.max_abs_diff;
+      s.worst = perm;
     }
+    if (r.max_ratio > s.max_ratio_to_bound) s.max_ratio_to_bound = r.max_ratio;
+    s.within_bound = s.within_bound && r.within;
+    s.bitwise_equal = s.bitwise_equal && r.bitwise_equal;
+    ++s.orders;
   }
   return s;
 }

@@ -1,0 +1,21 @@
+// The subcommands of posverify, one file each (src/cli/<command>.cpp); main.cpp
+// dispatches. Each parses its own option table (cli/options.h) and throws
+// cli::usage_error for bad usage (exit 2).
+#pragma once
+
+#include "posverify/report.h"
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace pv::cli {
+
+int cmd_verify(const std::vector<std::string>& args);
+int cmd_replay(const std::vector<std::string>& args);
+int cmd_list();
+
+/// One property's result line (and its counterexample and replay when it failed).
+void print_property(const property_result& r, std::ostream& os);
+
+}  // namespace pv::cli

@@ -1,0 +1,65 @@
+// rope.shift_invariance (CLAIMS.md, core laws; the chapter's "rope.relative"),
+// written once: <R(m) q, R(n) k> depends on m - n only, so shifting both
+// positions by the same s leaves the rotated dot product unchanged.
+//
+// The parts every judge shares: the statement, the case's positions
+// (m, n, m + s, n + s), the law body compare() (the difference of the two dot
+// products against the sum of their bounds: each is within its own bound of
+// its exact value, and the exact values are equal), and evaluate_rope() for an
+// implementation whose error bound we know (rope_dot_error_bound).
+// Judges: the property (properties/rope/shift_invariance.cpp), the error-
+// budget row (proofs/budgets.cpp) and the black-box check
+// (check/rope_laws.cpp, which bounds the kernel's returned rows instead).
+#pragma once
+
+#include "posverify/error_bounds.h"
+#include "posverify/rope.h"
+
+#include <array>
+#include <string>
+
+namespace pv::laws::shift_invariance {
+
+inline constexpr const char* id = "rope.shift_invariance";
+
+inline std::string statement() { return "<R(m) q, R(n) k> = <R(m+s) q, R(n+s) k>"; }
+
+/// The positions of a case on one axis: (m, n) and both shifted by s.
+inline std::array<double, 4> positions(double m, double n, double s) { return {m, n, m + s, n + s}; }
+
+/// The outcome of one case: both dot products, their difference and the
+/// tolerance (the sum of the two dot products' bounds).
+template <class T>
+struct outcome {
+  T base{}, shifted{};
+  hp diff = 0, bound = 0, bound_base = 0, bound_shifted = 0;
+  bool within = true;
+};
+
+/// The law body: `base` = <R(m)q, R(n)k> and `shifted` = <R(m+s)q, R(n+s)k>,
+/// each with its bound against its own exact value.
+template <class T>
+outcome<T> compare(const T& base, const T& shifted, const hp& bound_base, const hp& bound_shifted) {
+  outcome<T> o;
+  o.base = base;
+  o.shifted = shifted;
+  o.bound_base = bound_base;
+  o.bound_shifted = bound_shifted;
+  o.diff = abs(convert<hp>(shifted) - convert<hp>(base));
+  o.bound = bound_base + bound_shifted;
+  o.within = o.diff <= o.bound;
+  return o;
+}
+
+/// evaluate(case, implementation) for pv::rope_dot in T on the layout L
+/// (one axis), with rope_dot_error_bound as the tolerance of each side.
+template <class T>
+outcome<T> evaluate_rope(const rope_layout<T>& L, const T* q, const T* k, double m, double n,
+                         double s) {
+  const auto p = positions(m, n, s);
+  return compare(rope_dot(L, q, &p[0], k, &p[1]), rope_dot(L, q, &p[2], k, &p[3]),
+                 rope_dot_error_bound(L, q, &p[0], k, &p[1]),
+                 rope_dot_error_bound(L, q, &p[2], k, &p[3]));
+}
+
+}  // namespace pv::laws::shift_invariance

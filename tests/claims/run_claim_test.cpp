@@ -1,0 +1,43 @@
+// One claim that throws is that claim's `fails`, with the message (issue 11):
+// the rest of the report is still written.
+#include "claims/registry.h"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+namespace pv::claims {
+namespace {
+
+// An id no proof is attached to, so only the claim's own function runs.
+const catalogue_entry& first_entry() {
+  static const catalogue_entry e{"test.run-claim", "test section"};
+  return e;
+}
+
+TEST(RunClaim, AClaimThatThrowsFailsWithItsMessage) {
+  const claim_def boom{first_entry().id, [](const context&) -> claim_result {
+                         throw std::runtime_error("table of printed numbers is empty");
+                       }};
+  const claim_result r = run_claim(first_entry(), boom, context{});
+  EXPECT_EQ(r.id, first_entry().id);
+  EXPECT_EQ(r.section, first_entry().section);
+  EXPECT_EQ(r.result, verdict::fails);
+  ASSERT_TRUE(r.qualification.has_value());
+  EXPECT_NE(r.qualification->find("table of printed numbers is empty"), std::string::npos)
+      << *r.qualification;
+}
+
+TEST(RunClaim, AClaimThatReturnsKeepsItsVerdict) {
+  const claim_def fine{first_entry().id, [](const context&) {
+                         claim_result r;
+                         r.result = verdict::holds;
+                         return r;
+                       }};
+  const claim_result r = run_claim(first_entry(), fine, context{});
+  EXPECT_EQ(r.result, verdict::holds);
+  EXPECT_EQ(r.id, first_entry().id);
+}
+
+}  // namespace
+}  // namespace pv::claims
