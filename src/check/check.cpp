@@ -45,7 +45,12 @@ const char* check_usage =
     "  --save-baseline F    write this run's report to F as a baseline\n"
     "  --rope-config SPEC   RoPE configuration to check, PAIRING:THETA:DIMS, e.g.\n"
     "                       halves:500000:128 or adjacent:10000:16,56,56 (repeatable;\n"
-    "                       default: text 64/128 in both conventions and FLUX.1)\n"
+    "                       default: text 64/128 in both conventions and FLUX.1);\n"
+    "                       :MODIFIERS adds partial(R), mrope(T,H,W), linear(S),\n"
+    "                       ntk(S), dynamic(S,L0,L), yarn(S,BF,BS,L0) or\n"
+    "                       llama3(S,LOW,HIGH,L0), docs/rope-configs.md\n"
+    "  --rope-preset NAME   a model's RoPE: llama-3.1-8b, qwen2-vl, flux.1, phi-2,\n"
+    "                       gpt-neox-20b (repeatable, with --rope-config)\n"
     "  --accuracy CLASS     the kernel's arithmetic is coarser than its interface:\n"
     "                       float16 or bfloat16 (inputs stored in that format,\n"
     "                       float32 accumulation) or float16-accumulation; the laws\n"
@@ -559,9 +564,10 @@ int run(const std::vector<std::string>& args) {
         throw usage_error(e.what());
       }
     }
-    else if (a == "--rope-config") {
+    else if (a == "--rope-config" || a == "--rope-preset") {
       try {
-        cx.rope_configs.push_back(parse_rope_config(value()));
+        const std::string v = value();
+        cx.rope_configs.push_back(a == "--rope-config" ? parse_rope_config(v) : parse_rope_preset(v));
       } catch (const std::invalid_argument& e) {
         throw usage_error(e.what());
       }
@@ -574,6 +580,7 @@ int run(const std::vector<std::string>& args) {
   if (mutation) {
     if (!impl.empty()) libs.insert(libs.begin(), impl);
     if (libs.empty()) throw usage_error("--mutation needs at least one library");
+    cx.scaled_defaults = true;  // without --rope-config: the scaled configurations too
     return run_mutation(cx, libs, out_dir);
   }
   if (panel) {

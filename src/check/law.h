@@ -53,6 +53,7 @@ struct context {
   int min_cases = 1;     ///< fewer evaluated cases (the rest declined): insufficient
   std::string program = "posverify";
   std::vector<rope_cfg> rope_configs;  ///< empty: the default set (rope_model.h)
+  bool scaled_defaults = false;  ///< the default set includes scaled_rope_configs() (--mutation)
   accuracy_class accuracy;  ///< declared with --accuracy (default: the dtype's own)
   bool accuracy_given = false;  ///< --accuracy was given (it overrides the plugin's pv_impl.accuracy)
   /// ABI version 2: the float32 laws send their buffers as this dtype
