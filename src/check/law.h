@@ -219,4 +219,24 @@ std::vector<law_result> sinusoid_laws(const context& cx);
 /// Lossless text of a vector of positions.
 std::string positions_text(const std::vector<double>& p, std::size_t per_row);
 
+/// One rope() call rotating the rows of x at pos (n_axes coordinates per row).
+template <class T>
+call rope_call(const pv_rope_config& cfg, const matrix<T>& x, const std::vector<double>& pos) {
+  call c;
+  c.kind = op::rope;
+  c.t = dtype_of<T>();
+  c.cfg = cfg;
+  c.a = to_bytes(x);
+  c.pos = pos;
+  c.n = static_cast<std::int64_t>(x.rows);
+  return c;
+}
+
+/// Lossless description of a RoPE case: configuration, rows and positions.
+template <class T>
+std::string describe_rows(const rope_cfg& rc, const matrix<T>& x, const std::vector<double>& pos) {
+  return "config " + rc.name + "\nx = " + to_string(x) + "\npositions = " +
+         positions_text(pos, std::size_t(rc.c.n_axes));
+}
+
 }  // namespace pv::check

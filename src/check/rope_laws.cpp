@@ -11,18 +11,6 @@
 namespace pv::check {
 namespace {
 
-template <class T>
-call rope_call(const pv_rope_config& cfg, const matrix<T>& x, const std::vector<double>& pos) {
-  call c;
-  c.kind = op::rope;
-  c.t = dtype_of<T>();
-  c.cfg = cfg;
-  c.a = to_bytes(x);
-  c.pos = pos;
-  c.n = static_cast<std::int64_t>(x.rows);
-  return c;
-}
-
 long max_pos(const context& cx) { return std::max(1L, long(cx.max_position)); }
 
 /// One coordinate: 30 % small (0..64), else anywhere in [0, P].
@@ -33,12 +21,6 @@ double coord(rng& g, long P) {
 template <class T>
 matrix<T> random_heads(rng& g, std::size_t n, std::size_t d) {
   return random_matrix<T>(g, n, d, std::pow(10.0, g.real(-1, 1)));
-}
-
-template <class T>
-std::string describe_rows(const rope_cfg& rc, const matrix<T>& x, const std::vector<double>& pos) {
-  return "config " + rc.name + "\nx = " + to_string(x) + "\npositions = " +
-         positions_text(pos, std::size_t(rc.c.n_axes));
 }
 
 /// Rotated rows, their reference, and their per-component tolerances.

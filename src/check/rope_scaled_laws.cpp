@@ -9,30 +9,12 @@
 namespace pv::check {
 namespace {
 
-template <class T>
-call scaled_call(const pv_rope_config& cfg, const matrix<T>& x, const std::vector<double>& pos) {
-  call c;
-  c.kind = op::rope;
-  c.t = dtype_of<T>();
-  c.cfg = cfg;
-  c.a = to_bytes(x);
-  c.pos = pos;
-  c.n = static_cast<std::int64_t>(x.rows);
-  return c;
-}
-
 /// Random head rows (entries in [-s, s], s = 10^U(-1, 1)) and positions in [0, P] per axis.
 template <class T>
 void draw_rows(rng& g, const rope_cfg& rc, long P, std::size_t n, matrix<T>& x, std::vector<double>& pos) {
   x = random_matrix<T>(g, n, std::size_t(rc.c.head_dim), std::pow(10.0, g.real(-1, 1)));
   pos.resize(n * std::size_t(rc.c.n_axes));
   for (auto& p : pos) p = double(g.uniform() < 0.3 ? g.range(0, std::min(64L, P)) : g.range(0, P));
-}
-
-template <class T>
-std::string describe(const rope_cfg& rc, const matrix<T>& x, const std::vector<double>& pos) {
-  return "config " + rc.name + "\nx = " + to_string(x) + "\npositions = " +
-         positions_text(pos, std::size_t(rc.c.n_axes));
 }
 
 /// Partial rotary: components R .. head_dim - 1 come back bit for bit.
@@ -54,10 +36,10 @@ law_result law_pass_through(const context& cx, const rope_cfg& rc) {
     draw_rows<T>(g, rc, std::max(1L, long(cx.max_position)), std::size_t(g.range(1, 4)), x, pos);
     xs.push_back(x);
     ps.push_back(pos);
-    Lr.add(scaled_call(rc.c, x, pos));
+    Lr.add(rope_call(rc.c, x, pos));
   }
   Lr.run();
-  Lr.each_case(ks, 1, [&](std::size_t i) { return describe(rc, xs[i], ps[i]); },
+  Lr.each_case(ks, 1, [&](std::size_t i) { return describe_rows(rc, xs[i], ps[i]); },
                [&](std::size_t i, const describer& desc) {
                  auto y = from_bytes<T>(Lr.results()[i].out, xs[i].rows, xs[i].cols);
                  for (std::size_t r = 0; r < y.rows; ++r)
@@ -109,11 +91,11 @@ law_result law_temperature(const context& cx, const rope_cfg& rc) {
     for (std::size_t ax = 0; ax < na; ++ax) pos[na + ax] = pos[ax];  // k at q's position
     xs.push_back(x);
     ps.push_back(pos);
-    Lr.add(scaled_call(rc.c, x, pos));
+    Lr.add(rope_call(rc.c, x, pos));
   }
   Lr.run();
   const hp u = law_u<T>(cx);
-  Lr.each_case(ks, 1, [&](std::size_t i) { return describe(rc, xs[i], ps[i]); },
+  Lr.each_case(ks, 1, [&](std::size_t i) { return describe_rows(rc, xs[i], ps[i]); },
                [&](std::size_t i, const describer& desc) {
                  auto y = from_bytes<T>(Lr.results()[i].out, 2, xs[i].cols);
                  auto t0 = component_tolerance<T>(L, rc.c, ps[i].data(), xs[i].row(0), u);
@@ -158,14 +140,14 @@ law_result law_length_dependence(const context& cx, const rope_cfg& rc) {
     draw_rows<T>(g, rc, P, 2, x, pos);
     xs.push_back(x);
     ps.push_back(pos);
-    Lr.add(scaled_call(c0, x, pos));
-    Lr.add(scaled_call(rc.c, x, pos));
+    Lr.add(rope_call(c0, x, pos));
+    Lr.add(rope_call(rc.c, x, pos));
   }
   Lr.run();
   const hp u = law_u<T>(cx);
   hp max_change = 0;
   std::string where;
-  Lr.each_case(ks, 2, [&](std::size_t i) { return describe(rc, xs[i], ps[i]); },
+  Lr.each_case(ks, 2, [&](std::size_t i) { return describe_rows(rc, xs[i], ps[i]); },
                [&](std::size_t i, const describer& desc) {
                  hp exact[2];
                  for (int side = 0; side < 2; ++side) {

@@ -251,7 +251,8 @@ TEST(CheckMutation, EveryMutantIsCaught) {
         "attention.convex_hull", "attention.score_shift", "rope.reference", "rope.identity_at_zero",
         "rope.norm_preservation", "rope.shift_invariance", "rope.composition", "rope.attention_translation",
         "rope.flux.text_ids_identity", "rope.flux.per_axis_shift", "rope.flux.same_row_col",
-        "rope.flux.nonsquare_grid", "sinusoid.reference", "sinusoid.shift_map"})
+        "rope.flux.nonsquare_grid", "sinusoid.reference", "sinusoid.shift_map", "rope.partial.pass_through",
+        "rope.yarn.temperature", "rope.dynamic_ntk.length_dependence"})
     EXPECT_TRUE(all_failed.count(law)) << law << " caught no mutant";
   // and on numbers, not only through the sandbox
   const std::pair<const char*, const char*> numeric[] = {
@@ -264,7 +265,10 @@ TEST(CheckMutation, EveryMutantIsCaught) {
       {"rope_pos_bf16", "rope.attention_translation"},
       {"rope_pos_fp16", "rope.flux.same_row_col"},
       {"flux_axes_swapped", "rope.flux.nonsquare_grid"},
-      {"sin_half_exponent", "sinusoid.shift_map"}};
+      {"sin_half_exponent", "sinusoid.shift_map"},
+      {"scaled_partial_wrong_components", "rope.partial.pass_through"},
+      {"scaled_yarn_no_temperature", "rope.yarn.temperature"},
+      {"scaled_dynamic_wrong_length", "rope.dynamic_ntk.length_dependence"}};
   for (const auto& [m, law] : numeric) EXPECT_TRUE(failed_laws[m].count(law)) << m << " should fail " << law;
 }
 
@@ -282,7 +286,7 @@ TEST(CheckCli, LoadErrorsExit2NamingTheCause) {
   const std::string dir = out_dir("load-errors");
   auto a = run("check --impl " + std::string(POSVERIFY_BAD_WRONG_ABI) + " --out " + dir);
   EXPECT_EQ(a.code, 2) << a.out;
-  EXPECT_NE(a.out.find("declares ABI version 3"), std::string::npos) << a.out;
+  EXPECT_NE(a.out.find("declares ABI version 4, posverify speaks versions 1 to 3"), std::string::npos) << a.out;
   auto b = run("check --impl " + std::string(POSVERIFY_BAD_NO_SYMBOL) + " --out " + dir);
   EXPECT_EQ(b.code, 2) << b.out;
   EXPECT_NE(b.out.find("missing symbol posverify_impl"), std::string::npos) << b.out;
