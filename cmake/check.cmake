@@ -21,7 +21,7 @@ function(posverify_add_plugin target source)
   target_link_libraries(${target} PRIVATE m)
 endfunction()
 
-set(POSVERIFY_BUILTIN_PLUGINS plain_double plain_float flash_float flux_rope reverse_order round_once)
+set(POSVERIFY_BUILTIN_PLUGINS plain_double plain_float flash_float flux_rope reverse_order round_once scaled_rope)
 set(POSVERIFY_BUILTIN_PLUGIN_FILES "")
 foreach(p ${POSVERIFY_BUILTIN_PLUGINS})
   posverify_add_plugin(pv_builtin_${p} ${CMAKE_CURRENT_SOURCE_DIR}/plugins/builtin/${p}.c)
@@ -83,13 +83,16 @@ posverify_add_plugin(pv_bad_wrong_abi ${CMAKE_CURRENT_SOURCE_DIR}/plugins/bad/wr
 posverify_add_plugin(pv_bad_no_symbol ${CMAKE_CURRENT_SOURCE_DIR}/plugins/bad/no_symbol.c)
 posverify_add_plugin(pv_bad_crash_on_load ${CMAKE_CURRENT_SOURCE_DIR}/plugins/bad/crash_on_load.c)
 posverify_add_plugin(pv_bad_abi_v1 ${CMAKE_CURRENT_SOURCE_DIR}/plugins/bad/abi_v1.c)
+posverify_add_plugin(pv_bad_abi_v2 ${CMAKE_CURRENT_SOURCE_DIR}/plugins/bad/abi_v2.c)
 if(POSVERIFY_BUILD_TESTS)
   target_compile_definitions(posverify_check_test PRIVATE
     POSVERIFY_BAD_WRONG_ABI="$<TARGET_FILE:pv_bad_wrong_abi>"
     POSVERIFY_BAD_NO_SYMBOL="$<TARGET_FILE:pv_bad_no_symbol>"
     POSVERIFY_BAD_CRASH_ON_LOAD="$<TARGET_FILE:pv_bad_crash_on_load>"
-    POSVERIFY_ABI_V1="$<TARGET_FILE:pv_bad_abi_v1>")
-  add_dependencies(posverify_check_test pv_bad_wrong_abi pv_bad_no_symbol pv_bad_crash_on_load pv_bad_abi_v1)
+    POSVERIFY_ABI_V1="$<TARGET_FILE:pv_bad_abi_v1>"
+    POSVERIFY_ABI_V2="$<TARGET_FILE:pv_bad_abi_v2>")
+  add_dependencies(posverify_check_test pv_bad_wrong_abi pv_bad_no_symbol pv_bad_crash_on_load pv_bad_abi_v1
+    pv_bad_abi_v2)
 endif()
 
 # The process adapter finds the Python package of the source tree unless

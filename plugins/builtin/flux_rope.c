@@ -11,7 +11,7 @@
 
 static int rope(pv_dtype t, const pv_rope_config *cfg, const double *pos, int64_t n, void *xp) {
   if (t != PV_F32 && t != PV_F64) return 1; /* no 16-bit dtypes (ABI 2) */
-  if (pv_rope_config_ok(cfg)) return 2;
+  if (pv_rope_config_ok(cfg)) return pv_rope_config_ok(cfg);
   if (cfg->pairing != PV_PAIRS_ADJACENT) return 1;
   for (int64_t r = 0; r < n; ++r) {
     int off = 0;

@@ -36,7 +36,7 @@ static int attention(pv_dtype t, const void *qp, const void *kp, const void *vp,
 
 static int rope(pv_dtype t, const pv_rope_config *cfg, const double *pos, int64_t n, void *xp) {
   if (t != PV_F64) return 1;
-  if (pv_rope_config_ok(cfg)) return 2;
+  if (pv_rope_config_ok(cfg)) return pv_rope_config_ok(cfg);
   double *x = xp;
   for (int64_t r = 0; r < n; ++r) {
     int off = 0;

@@ -73,7 +73,7 @@ static int attention(pv_dtype t, const void *qp, const void *kp, const void *vp,
 
 static int rope(pv_dtype t, const pv_rope_config *cfg, const double *pos, int64_t n, void *xp) {
   if (t != PV_F32 && t != PV_F64) return 1; /* no 16-bit dtypes (ABI 2) */
-  if (pv_rope_config_ok(cfg)) return 2;
+  if (pv_rope_config_ok(cfg)) return pv_rope_config_ok(cfg);
   if (t == PV_F32) {
     ROPE_BODY(float)
   } else {

@@ -5,8 +5,12 @@
 
 #include "posverify/impl.h"
 
-/* 0 when cfg is well formed (even dims summing to head_dim), else 2. */
+/* 0 when cfg is a well formed plain configuration (even dims summing to
+ * head_dim), 1 ("unsupported") for one that needs ABI version 3 (partial
+ * rotary, M-RoPE, scaled speeds: these plugins implement plain RoPE only),
+ * else 2. */
 static inline int pv_rope_config_ok(const pv_rope_config *cfg) {
+  if (cfg && pv_rope_config_version(cfg) == 3) return 1;
   if (!cfg || cfg->head_dim <= 0 || cfg->head_dim % 2 || cfg->n_axes < 1 || cfg->n_axes > 4)
     return 2;
   int sum = 0;

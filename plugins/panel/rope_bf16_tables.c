@@ -42,7 +42,7 @@ static void cos_sin(const void *ctx, const pv_rope_config *cfg, int64_t row, int
 
 static int rope(pv_dtype t, const pv_rope_config *cfg, const double *pos, int64_t n, void *xp) {
   if (t != PV_F32) return 1;
-  if (pv_rope_config_ok(cfg)) return 2;
+  if (pv_rope_config_ok(cfg)) return pv_rope_config_ok(cfg);
   pv_rope_rotate_f32(cfg, pos, n, xp, cos_sin, NULL);
   return 0;
 }

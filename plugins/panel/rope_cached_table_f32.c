@@ -30,7 +30,7 @@ static void look_up(const void *ctx, const pv_rope_config *cfg, int64_t row, int
 
 static int rope(pv_dtype t, const pv_rope_config *cfg, const double *pos, int64_t n, void *xp) {
   if (t != PV_F32) return 1;
-  if (pv_rope_config_ok(cfg)) return 2;
+  if (pv_rope_config_ok(cfg)) return pv_rope_config_ok(cfg);
   const int na = cfg->n_axes, half = cfg->head_dim / 2;
   /* the table: one row of (cos, sin) per (row, axis) position */
   float *cos_cache = malloc((size_t)(n * na * half + 1) * sizeof *cos_cache);

@@ -507,6 +507,13 @@ cli::option_table check_options(check_args& a) {
       throw usage_error(e.what());
     }
   };
+  auto rope_preset = [&](const std::string& v) {
+    try {
+      cx.rope_configs.push_back(parse_rope_preset(v));
+    } catch (const std::invalid_argument& e) {
+      throw usage_error(e.what());
+    }
+  };
   auto rope_config = [&](const std::string& v) {
     try {
       cx.rope_configs.push_back(parse_rope_config(v));
@@ -551,8 +558,14 @@ cli::option_table check_options(check_args& a) {
        [&](const std::string& v) { a.save_baseline = v; }},
       {"--rope-config", "SPEC",
        "RoPE configuration to check, PAIRING:THETA:DIMS, e.g. halves:500000:128 or "
-       "adjacent:10000:16,56,56 (repeatable; default: text 64/128 in both conventions and FLUX.1)",
+       "adjacent:10000:16,56,56 (repeatable; default: text 64/128 in both conventions and FLUX.1); "
+       ":MODIFIERS adds partial(R), mrope(T,H,W), linear(S), ntk(S), dynamic(S,L0,L), "
+       "yarn(S,BF,BS,L0) or llama3(S,LOW,HIGH,L0), joined by + (docs/rope-configs.md)",
        rope_config},
+      {"--rope-preset", "NAME",
+       "a model's RoPE: llama-3.1-8b, qwen2-vl, flux.1, phi-2, gpt-neox-20b (repeatable, with "
+       "--rope-config)",
+       rope_preset},
       {"--accuracy", "CLASS",
        "the kernel's arithmetic is coarser than its interface: float16 or bfloat16 (inputs stored "
        "in that format, float32 accumulation) or float16-accumulation; the laws use that format's "
@@ -610,6 +623,7 @@ int run(const std::vector<std::string>& args) {
   if (mutation) {
     if (!impl.empty()) libs.insert(libs.begin(), impl);
     if (libs.empty()) throw usage_error("--mutation needs at least one library");
+    cx.scaled_defaults = true;  // without --rope-config: the scaled configurations too
     return run_mutation(cx, libs, out_dir);
   }
   if (panel) {

@@ -22,4 +22,8 @@ std::vector<std::vector<double>> probe_rows(const result& r, pv_dtype t, std::si
 /// adjacent pairs with speeds theta^(-i/d)".
 json diagnose_rope(const context& cx, const rope_cfg& rc);
 
+/// The same for a configuration of ABI version 3 (diagnose_scaled.cpp), e.g. "it applies
+/// position interpolation with factor 4, not YaRN"; diagnose_rope hands those over.
+json diagnose_scaled_rope(const context& cx, const rope_cfg& rc);
+
 }  // namespace pv::check

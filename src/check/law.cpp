@@ -119,8 +119,16 @@ std::string law_run::replay_of(int k) const {
 }
 
 std::string law_run::rope_flags() const {
+  auto flag = [](const rope_cfg& rc) {
+    for (const auto& [name, spec] : rope_presets())
+      if (name == rc.name && spec == rc.spec) return " --rope-preset " + name;
+    return " --rope-config " + text::shell_quote(rc.spec);
+  };
   std::string f;
-  for (const auto& rc : cx_.rope_configs) f += " --rope-config " + rc.spec;
+  for (const auto& rc : cx_.rope_configs) f += flag(rc);
+  if (cx_.rope_configs.empty() && cx_.scaled_defaults)  // the mutation suite's extra configurations
+    for (const auto& rc : scaled_rope_configs())
+      if (rc.name == r_.config) f += flag(rc);
   return f;
 }
 

@@ -54,6 +54,7 @@ struct context {
   int min_cases = 1;     ///< fewer evaluated cases (the rest declined): insufficient
   std::string program = "posverify";
   std::vector<rope_cfg> rope_configs;  ///< empty: the default set (rope_model.h)
+  bool scaled_defaults = false;  ///< the default set includes scaled_rope_configs() (--mutation)
   accuracy_class accuracy;  ///< declared with --accuracy (default: the dtype's own)
   bool accuracy_given = false;  ///< --accuracy was given (it overrides the plugin's pv_impl.accuracy)
   /// ABI version 2: the float32 laws send their buffers as this dtype
@@ -205,5 +206,25 @@ std::vector<law_result> sinusoid_laws(const context& cx);
 
 /// Lossless text of a vector of positions.
 std::string positions_text(const std::vector<double>& p, std::size_t per_row);
+
+/// One rope() call rotating the rows of x at pos (n_axes coordinates per row).
+template <class T>
+call rope_call(const pv_rope_config& cfg, const matrix<T>& x, const std::vector<double>& pos) {
+  call c;
+  c.kind = op::rope;
+  c.t = dtype_of<T>();
+  c.cfg = cfg;
+  c.a = to_bytes(x);
+  c.pos = pos;
+  c.n = static_cast<std::int64_t>(x.rows);
+  return c;
+}
+
+/// Lossless description of a RoPE case: configuration, rows and positions.
+template <class T>
+std::string describe_rows(const rope_cfg& rc, const matrix<T>& x, const std::vector<double>& pos) {
+  return "config " + rc.name + "\nx = " + to_string(x) + "\npositions = " +
+         positions_text(pos, std::size_t(rc.c.n_axes));
+}
 
 }  // namespace pv::check

@@ -3,6 +3,7 @@
 #include "check/law.h"
 #include "laws/shift_invariance.h"
 #include "check/rope_model.h"
+#include "check/rope_scaled_laws.h"
 #include "posverify/attention.h"
 
 #include <algorithm>
@@ -10,18 +11,6 @@
 
 namespace pv::check {
 namespace {
-
-template <class T>
-call rope_call(const pv_rope_config& cfg, const matrix<T>& x, const std::vector<double>& pos) {
-  call c;
-  c.kind = op::rope;
-  c.t = dtype_of<T>();
-  c.cfg = cfg;
-  c.a = to_bytes(x);
-  c.pos = pos;
-  c.n = static_cast<std::int64_t>(x.rows);
-  return c;
-}
 
 long max_pos(const context& cx) { return std::max(1L, long(cx.max_position)); }
 
@@ -33,12 +22,6 @@ double coord(rng& g, long P) {
 template <class T>
 matrix<T> random_heads(rng& g, std::size_t n, std::size_t d) {
   return random_matrix<T>(g, n, d, std::pow(10.0, g.real(-1, 1)));
-}
-
-template <class T>
-std::string describe_rows(const rope_cfg& rc, const matrix<T>& x, const std::vector<double>& pos) {
-  return "config " + rc.name + "\nx = " + to_string(x) + "\npositions = " +
-         positions_text(pos, std::size_t(rc.c.n_axes));
 }
 
 /// Rotated rows, their reference, and their per-component tolerances.
@@ -376,12 +359,13 @@ void laws_for(const context& cx, const rope_cfg& rc, std::vector<law_result>& ou
   const long P = max_pos(cx);
   const bool flux = na > 1;
   const kernel_speeds speeds = measure_speeds<T>(cx, rc);  // for the rotation laws
+  const bool tempered = rope_tempered(rc);  // YaRN: R(m) is a times a rotation (rope_scaled_laws.h)
   // agreement with the reference
   out.push_back(simple_law<T>(
       cx, rc, "rope.reference",
       "the rotation agrees with the high-precision (MPFR) RoPE of the requested configuration "
       "(pairs, ladder theta^(-2k/axes_dim[a]) per axis, positions up to --max-position)",
-      model_rule(), nullptr,
+      pv_rope_config_version(&rc.c) == 3 ? scaled_model_rule() : model_rule(), nullptr,
       [&](rng& g, int, matrix<T>& x, std::vector<double>& pos) {
         const std::size_t n = std::size_t(g.range(1, 4));
         x = random_heads<T>(g, n, d);
@@ -393,7 +377,7 @@ void laws_for(const context& cx, const rope_cfg& rc, std::vector<law_result>& ou
         return check_rows_vs_ref(Lr, k, R, "", desc);
       }));
   // identity at position 0 (FLUX: text tokens have ids (0, 0, 0))
-  out.push_back(simple_law<T>(
+  if (!tempered) out.push_back(simple_law<T>(
       cx, rc, flux ? "rope.flux.text_ids_identity" : "rope.identity_at_zero",
       flux ? "text tokens (ids (0, 0, 0)) are left unchanged" : "the rotation at position 0 is the identity",
       "|R(0)x - x| <= (|x_c| + |x_c'|) e_rot per component, c' the component c turns into "
@@ -416,7 +400,7 @@ void laws_for(const context& cx, const rope_cfg& rc, std::vector<law_result>& ou
         return true;
       }));
   // norm preservation
-  out.push_back(simple_law<T>(
+  if (!tempered) out.push_back(simple_law<T>(
       cx, rc, "rope.norm_preservation", "the rotation preserves the norm of every head vector",
       "| |R(m)x| - |x| | <= sqrt(sum_c e_c^2), e_c = (|x_c| + |x_c'|) e_rot, c' the component c "
       "turns into (measured) (a rotation by any angle keeps the norm, so only cos/sin and the "
@@ -461,7 +445,7 @@ void laws_for(const context& cx, const rope_cfg& rc, std::vector<law_result>& ou
         }
         return pos;
       }));
-  out.push_back(law_composition<T>(cx, rc, speeds));
+  if (!tempered) out.push_back(law_composition<T>(cx, rc, speeds));
   out.push_back(law_attention_translation<T>(cx, rc, speeds));
   if (!flux) return;
   out.push_back(relative_law<T>(
@@ -582,10 +566,13 @@ std::vector<law_result> rope_laws(const context& cx, json& sweep, json& diagnosi
   std::vector<law_result> out;
   sweep = json::array();
   diagnosis = json::array();
-  for (const auto& rc : cx.rope_configs.empty() ? rope_configs() : cx.rope_configs) {
+  for (const auto& rc : !cx.rope_configs.empty() ? cx.rope_configs
+                        : cx.scaled_defaults       ? mutation_rope_configs()
+                                                   : rope_configs()) {
     std::size_t before = out.size();
     laws_for<float>(cx, rc, out);
     if (!cx.float_only) laws_for<double>(cx, rc, out);
+    rope_scaled_laws(cx, rc, out);
     bool reference_failed = false, any_ran = false;
     for (std::size_t i = before; i < out.size(); ++i) {
       if (out[i].verdict == "passed" || out[i].verdict == "failed") any_ran = true;

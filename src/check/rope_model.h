@@ -48,6 +48,7 @@
 #include "posverify/error_bounds.h"
 #include "posverify/impl.h"
 #include "posverify/rope.h"
+#include "posverify/rope_scaling.h"
 
 #include <string>
 #include <vector>
@@ -56,13 +57,19 @@ namespace pv::check {
 
 struct rope_cfg {
   std::string name;
-  pv_rope_config c;
+  pv_rope_config c{};
   std::string spec;  ///< as given to --rope-config (empty for the defaults)
 };
 
 /// Parses PAIRING:THETA:DIMS, e.g. "halves:500000:128" or
 /// "adjacent:10000:16,56,56"; throws std::invalid_argument naming the field.
 rope_cfg parse_rope_config(const std::string& spec);
+
+/// Named models and their --rope-config spelling (sources: docs/rope-configs.md).
+std::vector<std::pair<std::string, std::string>> rope_presets();
+/// The configuration of a named model (its name is the preset's); throws
+/// std::invalid_argument naming the value and the known names.
+rope_cfg parse_rope_preset(const std::string& name);
 
 /// The configurations checked: text RoPE in both pair conventions, a
 /// Llama-3-like long-context ladder, and FLUX.1's three axes.
@@ -92,7 +99,52 @@ inline std::vector<rope_cfg> rope_configs() {
   return v;
 }
 
+/// The scaling of a (version 3) configuration in rope_scaling.h's terms.
+inline rope_scaling scaling_of(const pv_rope_config& c) {
+  rope_scaling s;
+  s.kind = static_cast<rope_scaling_kind>(c.scaling.kind);
+  s.factor = c.scaling.factor;
+  s.low = c.scaling.low;
+  s.high = c.scaling.high;
+  s.original_length = c.scaling.original_length;
+  s.length = c.scaling.length;
+  s.attention_factor = c.scaling.attention_factor;
+  return s;
+}
+
+/// R, the components that rotate (the rest pass through: partial rotary).
+inline std::size_t rotary_dim(const pv_rope_config& c) {
+  std::size_t R = 0;
+  for (int a = 0; a < c.n_axes; ++a) R += std::size_t(c.axes_dim[a]);
+  return R;
+}
+
+/// The configurations of ABI version 3 the mutation suite adds to rope_configs(): one per
+/// scaling, partial rotary and M-RoPE (docs/rope-configs.md).
+inline std::vector<rope_cfg> scaled_rope_configs() {
+  std::vector<rope_cfg> v;
+  for (const char* spec : {"halves:10000:64:linear(4)", "adjacent:10000:64:ntk(8)",
+                           "halves:10000:64:dynamic(2,4096,16384)", "halves:10000:128:yarn(16,32,1,4096)"})
+    v.push_back(parse_rope_config(spec));
+  for (const char* name : {"llama-3.1-8b", "phi-2", "qwen2-vl"}) v.push_back(parse_rope_preset(name));
+  return v;
+}
+
+/// The mutation suite's default: rope_configs() and scaled_rope_configs().
+inline std::vector<rope_cfg> mutation_rope_configs() {
+  auto v = rope_configs();
+  for (auto& c : scaled_rope_configs()) v.push_back(c);
+  return v;
+}
+
 inline rope_layout<hp> reference_layout(const pv_rope_config& c) {
+  if (pv_rope_config_version(&c) == 3) {  // partial rotary, M-RoPE, scaled speeds: one ladder
+    std::vector<std::size_t> sections;
+    for (int a = 0; a < c.n_axes; ++a) sections.push_back(std::size_t(c.axes_dim[a]));
+    return rope_scaled_layout<hp>(std::size_t(c.head_dim), sections, convert<hp>(c.theta),
+                                  c.pairing == PV_PAIRS_ADJACENT ? pairing::adjacent : pairing::halves,
+                                  scaling_of(c));
+  }
   std::vector<std::size_t> dims;
   for (int a = 0; a < c.n_axes; ++a) dims.push_back(static_cast<std::size_t>(c.axes_dim[a]));
   return rope_axes<hp>(dims, convert<hp>(c.theta),
@@ -136,11 +188,76 @@ inline hp rotation_rounding(const rope_units& r) {
   return e;
 }
 
+inline std::string rotation_rounding_rule() {
+  return "e_rot = e_sc + gamma_2 (1 + e_sc) with e_sc = 4u (cos and sin within 2 ulps), plus "
+         "((1 + u)^2 - 1)(1 + e_sc)(1 + gamma_2) when a declared storage format coarser than T "
+         "holds the input and the result; u the law's unit roundoff (T's or the declared class's)";
+}
+
+/// The extra relative speed error of a scaling's own arithmetic (docs/rope-configs.md,
+/// "Error model"): linear 2u (the division by s, of the speed or of the position);
+/// NTK and dynamic NTK (8 + 3 e s max(1, L/L0)) u, e = R/(R-2) (theta' = theta b^e from a
+/// base b of three roundings, carried into w_k = theta'^(-2k/R) at most once); YaRN
+/// (6 + 3s) u (w/s, the ramp's division and the blend; an error of 3u in the ramp moves
+/// the blend by up to 3u |w - w/s| <= 3 s u of the blended speed); llama3
+/// (6 + 5 s high/(high - low)) u (the wavelength 2 pi/w and L0/lambda carry ~5u into the
+/// smoothing factor, divided by high - low and multiplied by up to s in the blend).
+inline hp scaling_speed_error(const pv_rope_config& c, const hp& u) {
+  const auto& s = c.scaling;
+  const hp f = convert<hp>(s.factor), R = hp(double(rotary_dim(c)));
+  switch (s.kind) {
+    case PV_SCALE_LINEAR: return 2 * u;
+    case PV_SCALE_NTK:
+    case PV_SCALE_DYNAMIC_NTK: {
+      const hp ratio = s.original_length > 0 && s.length > s.original_length
+                           ? hp(convert<hp>(s.length) / convert<hp>(s.original_length)) : hp(1);
+      return (8 + 3 * (R / (R - 2)) * f * ratio) * u;
+    }
+    case PV_SCALE_YARN: return (6 + 3 * f) * u;
+    case PV_SCALE_LLAMA3: return (6 + 5 * f * convert<hp>(s.high) / convert<hp>(s.high - s.low)) * u;
+    default: return hp(0);
+  }
+}
+
+/// The tolerance t of a version 3 configuration (one ladder over R components, pair k in
+/// ladder order): t = a (|x_a| + |x_b|) (|m| w_k (eps_w(k) + eps_s + u_angle) + e_rot (+ 4u))
+/// with a the attention factor (YaRN; 1 otherwise; its own rounding and the product by it
+/// add 4u to e_rot, the rounding of cos, sin and the rotation), eps_w(k) at the effective theta', eps_s the
+/// scaling's (scaling_speed_error); pass-through components: 0 (they must come back
+/// bit-unchanged).
+template <class T>
+std::vector<hp> scaled_component_tolerance(const rope_layout<hp>& L, const pv_rope_config& c,
+                                           const double* pos, const T* x, const rope_units& u) {
+  std::vector<hp> t(L.head_dim, hp(0));
+  const std::size_t R = rotary_dim(c);
+  const hp theta_eff = effective_theta(scaling_of(c), convert<hp>(c.theta), R);
+  const hp eps_s = scaling_speed_error(c, u.angle), a = L.scale;
+  const hp rounding = rotation_rounding(u) + (a == 1 ? hp(0) : hp(4 * u.op));
+  for (std::size_t k = 0; k < L.pairs.size(); ++k) {
+    const auto& p = L.pairs[k];
+    hp r = abs(convert<hp>(x[p.a])) + abs(convert<hp>(x[p.b]));
+    hp dtheta = abs(convert<hp>(pos[p.axis])) * p.speed *
+                (speed_error(convert<double>(theta_eff), k, R, u.angle) + eps_s + u.angle);
+    t[p.a] = t[p.b] = a * r * (dtheta + rounding);
+  }
+  return t;
+}
+
+inline std::string scaled_model_rule() {
+  return "each rotated component within t = a (|x_a| + |x_b|) (|m| w_k (eps_w(k) + eps_s + u_angle) + "
+         "e_rot + 4u) of the exact rotation by the configuration's scaled speeds w_k (a: YaRN's attention "
+         "factor, else 1 and no 4u; eps_w(k) as for plain RoPE at the effective theta'; "
+         "eps_s the scaling's own arithmetic: linear 2u, NTK (8 + 3 e s max(1, L/L0)) u, YaRN "
+         "(6 + 3s) u, llama3 (6 + 5 s high/(high - low)) u); pass-through components exactly "
+         "unchanged (docs/rope-configs.md); " + rotation_rounding_rule();
+}
+
 /// The per-component tolerance t of one rotated row (see the file comment).
 /// Not rope_rotation_error: it takes stored speeds as exact; a user's kernel rounds w too (eps_w).
 template <class T>
 std::vector<hp> component_tolerance(const rope_layout<hp>& L, const pv_rope_config& c,
                                     const double* pos, const T* x, const rope_units& u) {
+  if (pv_rope_config_version(&c) == 3) return scaled_component_tolerance<T>(L, c, pos, x, u);
   std::vector<hp> t(L.head_dim, hp(0));
   const hp e_rot = rotation_rounding(u);
   std::vector<std::size_t> k_of_axis(L.n_axes, 0);  // rope_axes lists each axis's pairs in ladder order
@@ -186,11 +303,6 @@ std::vector<hp> rotation_tolerance(const kernel_speeds& ks, const double* pos, c
   return t;
 }
 
-inline std::string rotation_rounding_rule() {
-  return "e_rot = e_sc + gamma_2 (1 + e_sc) with e_sc = 4u (cos and sin within 2 ulps), plus "
-         "((1 + u)^2 - 1)(1 + e_sc)(1 + gamma_2) when a declared storage format coarser than T "
-         "holds the input and the result; u the law's unit roundoff (T's or the declared class's)";
-}
 
 inline std::string rotation_rule() {
   return "each component within t' = (|x_c| + |x_c'|) (u_angle sum_a |m_a| w'_a,c + e_rot) of an "

@@ -289,8 +289,11 @@ const pv_impl* load_in_child(const std::string& path, std::string& err) {
         out.assign(o.data(), o.data() + ob);
       } else if (c.kind == op::rope) {
         guarded x(c.a.data(), c.a.size(), 0), cfg(&c.cfg, sizeof c.cfg, 0);
-        h.rc = impl->rope(c.t, reinterpret_cast<const pv_rope_config*>(cfg.data()),
-                          reinterpret_cast<const double*>(pos.data()), c.n, x.data());
+        // a plugin of ABI 1 or 2 cannot know a version 3 configuration: unsupported, never called
+        h.rc = impl->abi_version < 3 && pv_rope_config_version(&c.cfg) == 3
+                   ? 1
+                   : impl->rope(c.t, reinterpret_cast<const pv_rope_config*>(cfg.data()),
+                                reinterpret_cast<const double*>(pos.data()), c.n, x.data());
         call_errno = errno;
         for (auto* g : {&x, &cfg, &pos}) {
           const char* nm = g == &x ? "x" : g == &cfg ? "cfg" : "pos";
@@ -744,9 +747,9 @@ impl_info probe_library(const std::string& given, const runner_options& o) {
   info.accuracy = msg.substr(sp + 5, sp2 - (sp + 5));
   // the name reaches the terminal, Markdown and JSON: one visible line
   info.name = sp2 != std::string::npos ? text::visible(msg.substr(sp2 + 1)) : "";
-  if (info.abi_version != 1 && info.abi_version != PV_ABI_VERSION)
+  if (info.abi_version < 1 || info.abi_version > PV_ABI_VERSION)
     throw load_error("cannot use '" + text::visible(path) + "': it declares ABI version " +
-                     std::to_string(info.abi_version) + ", posverify speaks versions 1 and " +
+                     std::to_string(info.abi_version) + ", posverify speaks versions 1 to " +
                      std::to_string(PV_ABI_VERSION) + " (rebuild it against posverify/impl.h)");
   if (info.name.empty()) info.name = text::visible(path.substr(path.find_last_of('/') + 1));
   for (const char* a : {"", "float32", "float16", "bfloat16", "float16-accumulation"})

@@ -41,6 +41,7 @@ struct rope_layout {
   std::size_t head_dim = 0;
   std::size_t n_axes = 1;
   std::vector<rope_pair<T>> pairs;
+  T scale = T(1);  ///< every rotated component times this (YaRN's attention factor, rope_scaling.h)
 };
 
 /// Component indices of pair i in a block of `dim` starting at `offset`.
@@ -110,6 +111,10 @@ void rope_rotate(const rope_layout<T>& L, const double* pos, T* x) {
     T xa = x[pr.a], xb = x[pr.b];
     x[pr.a] = xa * c - xb * s;
     x[pr.b] = fault_is(fault::rope_sine_sign) ? xb * c - xa * s : xa * s + xb * c;
+    if (L.scale != T(1)) {
+      x[pr.a] *= L.scale;
+      x[pr.b] *= L.scale;
+    }
   }
 }
 
