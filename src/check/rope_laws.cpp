@@ -3,6 +3,7 @@
 #include "check/law.h"
 #include "laws/shift_invariance.h"
 #include "check/rope_model.h"
+#include "check/rope_rotated.h"
 #include "check/rope_scaled_laws.h"
 #include "posverify/attention.h"
 
@@ -23,14 +24,6 @@ template <class T>
 matrix<T> random_heads(rng& g, std::size_t n, std::size_t d) {
   return random_matrix<T>(g, n, d, std::pow(10.0, g.real(-1, 1)));
 }
-
-/// Rotated rows, their reference, and their per-component tolerances.
-template <class T>
-struct rotated {
-  matrix<T> y;
-  matrix<hp> ref;
-  matrix<hp> tol;
-};
 
 /// The speeds the kernel turns by, read from one probe per axis (identity
 /// rows at position 1 on that axis); on a failed probe, the requested ones.
@@ -77,28 +70,6 @@ kernel_speeds measure_speeds(const context& cx, const rope_cfg& rc) {
     }
   }
   return ks;
-}
-
-/// Rotated rows, their reference (the requested configuration), and the
-/// per-component tolerances: of `reference` (the requested model), or of the
-/// rotation laws when the kernel's own speeds are given.
-template <class T>
-rotated<T> evaluate(const rope_layout<hp>& L, const rope_cfg& rc, const matrix<T>& x,
-                    const std::vector<double>& pos, const std::vector<unsigned char>& out,
-                    const rope_units& u, const kernel_speeds* ks = nullptr) {
-  rotated<T> r;
-  r.y = from_bytes<T>(out, x.rows, x.cols);
-  r.ref = matrix<hp>(x.rows, x.cols);
-  r.tol = matrix<hp>(x.rows, x.cols);
-  const std::size_t na = std::size_t(rc.c.n_axes);
-  for (std::size_t i = 0; i < x.rows; ++i) {
-    for (std::size_t j = 0; j < x.cols; ++j) r.ref(i, j) = convert<hp>(x(i, j));
-    rope_rotate(L, pos.data() + i * na, r.ref.row(i));
-    auto t = ks ? rotation_tolerance<T>(*ks, pos.data() + i * na, x.row(i), u)
-                : component_tolerance<T>(L, rc.c, pos.data() + i * na, x.row(i), u);
-    for (std::size_t j = 0; j < x.cols; ++j) r.tol(i, j) = t[j];
-  }
-  return r;
 }
 
 /// Exact dot of rows i, j of y and a bound of its error from the component tolerances.
@@ -500,65 +471,6 @@ void laws_for(const context& cx, const rope_cfg& rc, std::vector<law_result>& ou
       }));
 }
 
-/// Sweep: the error of positions 2^j and 2^j + 1 (j = 0 .. 20) against the
-/// model's tolerance there and at --max-position.
-template <class T>
-json sweep_for(const context& cx, const rope_cfg& rc) {
-  const auto L = reference_layout(rc.c);
-  const std::size_t d = std::size_t(rc.c.head_dim), na = std::size_t(rc.c.n_axes);
-  std::vector<double> ms;
-  for (int j = 0; j <= 20; ++j) {
-    ms.push_back(std::ldexp(1.0, j));
-    if (j >= 1) ms.push_back(std::ldexp(1.0, j) + 1);
-  }
-  std::sort(ms.begin(), ms.end());
-  rng g = case_rng(cx.seed, "rope.sweep/" + rc.name, 0);
-  auto x1 = random_matrix<T>(g, 1, d, 1.0);
-  matrix<T> x(ms.size(), d);
-  std::vector<double> pos(ms.size() * na, 0.0);
-  for (std::size_t i = 0; i < ms.size(); ++i) {
-    for (std::size_t c = 0; c < d; ++c) x(i, c) = x1(0, c);
-    for (std::size_t a = 0; a < na; ++a) pos[i * na + a] = ms[i];
-  }
-  auto res = run_batch(cx.lib, {rope_call(rc.c, x, pos)}, cx.ro);
-  json j = json::object();
-  j.set("config", json::string(rc.name));
-  j.set("dtype", json::string(type_name<T>()));
-  if (res[0].st != status::ok) {
-    j.set("status", json::string(std::string(to_string(res[0].st)) +
-                                 (res[0].detail.empty() ? "" : ": " + res[0].detail)));
-    return j;
-  }
-  const rope_units u = rope_law_units<T>(cx);
-  auto R = evaluate<T>(L, rc, x, pos, res[0].out, u);
-  json rows = json::array();
-  std::string first_model, first_maxpos;
-  std::vector<double> Pv(na, cx.max_position);
-  auto tP = component_tolerance<T>(L, rc.c, Pv.data(), x.row(0), u);
-  for (std::size_t i = 0; i < ms.size(); ++i) {
-    hp worst = 0, r_here = 0, r_max = 0;
-    for (std::size_t c = 0; c < d; ++c) {
-      hp e = abs(convert<hp>(R.y(i, c)) - R.ref(i, c));
-      worst = hmax(worst, e);
-      if (R.tol(i, c) > 0) r_here = hmax(r_here, hp(e / R.tol(i, c)));
-      if (tP[c] > 0) r_max = hmax(r_max, hp(e / tP[c]));
-    }
-    json r = json::object();
-    r.set("position", json::number(to_decimal(ms[i])));
-    r.set("max_error", json::number(ref::to_decimal(worst, 6)));
-    r.set("error_over_tolerance", json::number(ref::to_decimal(r_here, 4)));
-    r.set("error_over_tolerance_at_max_position", json::number(ref::to_decimal(r_max, 4)));
-    r.set("within_model", json::boolean(r_here <= 1));
-    if (first_model.empty() && r_here > 1) first_model = to_decimal(ms[i]);
-    if (first_maxpos.empty() && r_max > 1) first_maxpos = to_decimal(ms[i]);
-    rows.push(r);
-  }
-  j.set("rows", rows);
-  j.set("first_position_beyond_model", first_model.empty() ? json() : json::number(first_model));
-  j.set("first_position_beyond_max_position_tolerance",
-        first_maxpos.empty() ? json() : json::number(first_maxpos));
-  return j;
-}
 
 }  // namespace
 

@@ -2,7 +2,6 @@
 
 #include "laws/permutation_equivariance.h"
 #include "laws/shift_invariance.h"
-#include "cli/options.h"
 #include "orders.h"         // ulp_distance
 #include "posverify/error_bounds.h"
 #include "posverify/report.h"  // write_file_atomic
@@ -224,12 +223,6 @@ void flux_law(std::uint64_t seed, std::uint64_t first, std::uint64_t cases, doub
   out.push_back(acc.finish(cases));
 }
 
-std::string fmt(double x, const char* f = "%.3g") {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, f, x);
-  return buf;
-}
-
 }  // namespace
 
 std::vector<budget_row> run_budgets(std::uint64_t seed, std::uint64_t cases, double bound_scale,
@@ -246,121 +239,6 @@ std::vector<budget_row> run_budgets(std::uint64_t seed, std::uint64_t cases, dou
   sinusoid_law<double>(seed, first_case, cases, bound_scale, rows);
   sinusoid_law<float>(seed, first_case, cases, bound_scale, rows);
   return rows;
-}
-
-json budgets_to_json(const std::vector<budget_row>& rows, std::uint64_t seed, std::uint64_t cases) {
-  json j = json::object();
-  j.set("tool", json::string("posverify budgets"));
-  j.set("seed", json::string(std::to_string(seed)));
-  j.set("cases_per_row", json::integer(static_cast<std::int64_t>(cases)));
-  j.set("precision_bits", json::integer(ref::precision_bits()));
-  j.set("assumption", json::string("libm exp, sin, cos within 2 ulps (glibc documents 1): trig_abs_error, exp_rel_error in error_bounds.h"));
-  json arr = json::array();
-  bool ok = true;
-  for (const auto& r : rows) {
-    json o = json::object();
-    o.set("law", json::string(r.law));
-    o.set("bound", json::string(r.bound));
-    o.set("implementation", json::string(r.impl));
-    o.set("cases", json::integer(static_cast<std::int64_t>(r.cases)));
-    o.set("entries", json::integer(static_cast<std::int64_t>(r.entries)));
-    o.set("max_ulps", json::number(fmt(r.max_ulps, "%.6g")));
-    o.set("rms_ulps", json::number(fmt(r.rms_ulps, "%.6g")));
-    o.set("max_over_bound", json::number(fmt(r.max_ratio, "%.6g")));
-    o.set("rms_over_bound", json::number(fmt(r.rms_ratio, "%.6g")));
-    o.set("within_bound", json::boolean(r.within_bound));
-    o.set("worst_case", json::string("seed " + std::to_string(seed) + ", case " + std::to_string(r.worst_case)));
-    o.set("worst_input", json::string(r.worst_input));
-    ok = ok && r.within_bound;
-    arr.push(o);
-  }
-  j.set("rows", arr);
-  j.set("all_within_bounds", json::boolean(ok));
-  return j;
-}
-
-std::string budgets_to_markdown(const std::vector<budget_row>& rows, std::uint64_t seed,
-                                std::uint64_t cases) {
-  std::string s = "# Error budgets\n\n";
-  s += "Observed errors of posverify's built-in implementations against the high-precision "
-       "reference (MPFR, " + std::to_string(ref::precision_bits()) + " bits) and against the "
-       "a-priori bounds of `src/posverify/error_bounds.h` that the tolerances use. " +
-       std::to_string(cases) + " random cases per row, seed " + std::to_string(seed) +
-       "; a case is regenerated from the seed and its index (`posverify budgets --seed " +
-       std::to_string(seed) + " --case I` reruns case I of every row). Ulps: forward errors in units of the spacing of the type at "
-       "the exact value; law residuals as the number of representable values between the two "
-       "results. The bounds allow libm exp/sin/cos 2 ulps (glibc documents 1).\n";
-  std::vector<std::string> laws;  // in order of first appearance
-  for (const auto& r : rows)
-    if (std::find(laws.begin(), laws.end(), r.law) == laws.end()) laws.push_back(r.law);
-  for (const auto& law : laws) {
-    bool first = true;
-    for (const auto& r : rows) {
-      if (r.law != law) continue;
-      if (first) {
-        s += "\n## " + r.law + "\n\nbound: `" + r.bound + "`\n\n";
-        s += "| implementation | cases | entries | max ulps | RMS ulps | max / bound | RMS / bound | worst case (by max / bound) | within bound |\n";
-        s += "|---|---|---|---|---|---|---|---|---|\n";
-        first = false;
-      }
-      s += "| " + r.impl + " | " + std::to_string(r.cases) + " | " + std::to_string(r.entries) + " | " +
-           fmt(r.max_ulps) + " | " + fmt(r.rms_ulps) + " | " + fmt(r.max_ratio) + " | " +
-           fmt(r.rms_ratio) + " | " + std::to_string(r.worst_case) + " | " +
-           (r.within_bound ? "yes" : "**NO**") + " |\n";
-    }
-  }
-  s += "\n## Worst inputs\n\n";
-  for (const auto& r : rows)
-    s += "- " + r.law + ", " + r.impl + ": case " + std::to_string(r.worst_case) + ": `" +
-         r.worst_input + "`\n";
-  return s;
-}
-
-int cmd_budgets(const std::vector<std::string>& args) {
-  std::string out_dir = "reports";
-  std::uint64_t seed = 1, cases = 1000;
-  bool replay = false;
-  std::uint64_t replay_case = 0;
-  cli::parse_options(
-      "budgets",
-      {
-          {"--out", "DIR", "where the reports go (default reports/)",
-           [&](const std::string& v) { out_dir = v; }},
-          {"--seed", "S", "seed of the cases (default 1)",
-           [&](const std::string& v) { seed = cli::parse_u64("--seed", v, 0, UINT64_MAX); }},
-          {"--cases", "N", "cases per row (default 1000)",
-           [&](const std::string& v) { cases = cli::parse_u64("--cases", v, 1, 1000000); }},
-          {"--case", "I", "replay case I of every row, print it in full, write nothing",
-           [&](const std::string& v) {
-             replay = true;
-             replay_case = cli::parse_u64("--case", v, 0, UINT64_MAX - 1);
-           }},
-      },
-      args);
-  if (replay) {  // one case of every row, printed in full; nothing written
-    bool ok = true;
-    for (const auto& r : run_budgets(seed, 1, 1, replay_case)) {
-      std::printf("%s | %s | case %llu: %.6g ulps, %.6g of the bound (%s)\n  input: %s\n",
-                  r.law.c_str(), r.impl.c_str(), static_cast<unsigned long long>(replay_case),
-                  r.max_ulps, r.max_ratio, r.within_bound ? "within" : "EXCEEDED",
-                  r.worst_input.c_str());
-      ok = ok && r.within_bound;
-    }
-    return ok ? 0 : 1;
-  }
-  make_out_dir(out_dir, "--out");
-  const auto rows = run_budgets(seed, cases);
-  const std::string json_text = budgets_to_json(rows, seed, cases).dump();
-  const std::string md = budgets_to_markdown(rows, seed, cases);
-  write_files_atomic({{out_dir + "/error_budgets.json", json_text}, {out_dir + "/error_budgets.md", md}});
-  bool ok = true;
-  for (const auto& r : rows) {
-    std::printf("  %s  %-55s %-28s max %.3g ulps, %.3g of bound\n", r.within_bound ? "ok  " : "FAIL",
-                r.law.c_str(), r.impl.c_str(), r.max_ulps, r.max_ratio);
-    ok = ok && r.within_bound;
-  }
-  std::printf("wrote %s/error_budgets.json and %s/error_budgets.md\n", out_dir.c_str(), out_dir.c_str());
-  return ok ? 0 : 1;
 }
 
 }  // namespace pv::proofs
