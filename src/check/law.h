@@ -106,6 +106,9 @@ struct law_result {
   std::string worst_where;  ///< case and entry of the worst error/bound ratio
   std::string worst_replay;  ///< the command that reruns the worst case
   hp max_error = 0, max_error_bound = 0;  ///< the largest |difference| and its tolerance
+  /// Part of the law's definition: a failure runs the black-box diagnosis of
+  /// its configuration (diagnose.h), whose message is attached to the failed law.
+  bool diagnose = false;
   json extra = json::object();
 };
 
@@ -218,6 +221,24 @@ call rope_call(const pv_rope_config& cfg, const matrix<T>& x, const std::vector<
   c.pos = pos;
   c.n = static_cast<std::int64_t>(x.rows);
   return c;
+}
+
+/// Draws the cases ks of a RoPE law: make(g, k, x, pos) fills the rows and
+/// positions of case k from its generator (Lr.rng_for(k)); each case is called
+/// once per configuration in `cfgs`, in that order (Lr.add). The rows and
+/// positions are appended to xs and ps, one per case.
+template <class T, class Make>
+void draw_rope_cases(law_run& Lr, const std::vector<int>& ks, const std::vector<const pv_rope_config*>& cfgs,
+                     Make make, std::vector<matrix<T>>& xs, std::vector<std::vector<double>>& ps) {
+  for (int k : ks) {
+    auto g = Lr.rng_for(k);
+    matrix<T> x;
+    std::vector<double> pos;
+    make(g, k, x, pos);
+    xs.push_back(x);
+    ps.push_back(pos);
+    for (const pv_rope_config* c : cfgs) Lr.add(rope_call(*c, x, pos));
+  }
 }
 
 /// Lossless description of a RoPE case: configuration, rows and positions.

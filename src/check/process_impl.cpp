@@ -63,19 +63,6 @@ struct writer {
   }
 };
 
-bool write_all(int fd, const char* p, std::size_t n) {
-  while (n) {
-    const ssize_t w = ::write(fd, p, n);
-    if (w < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    p += w;
-    n -= std::size_t(w);
-  }
-  return true;
-}
-
 /// Copies what the server's stderr pipe holds to `sink` (a descriptor, or a
 /// string when sink_fd < 0) without blocking; false at its end.
 bool drain(int err, int sink_fd, std::string* sink) {

@@ -104,26 +104,20 @@ bool check_rows_vs_ref(law_run& Lr, int k, const rotated<T>& R, const std::strin
 template <class T, class Make, class Check>
 law_result simple_law(const context& cx, const rope_cfg& rc, const std::string& id,
                       const std::string& law, const std::string& tol, const kernel_speeds* speeds,
-                      Make make, Check check) {
+                      Make make, Check check, bool diagnose = false) {
   law_run Lr(cx, id, type_name<T>(), rc.name, law, tol);
+  Lr.result_ref().diagnose = diagnose;
   if (!Lr.selected()) return Lr.finish();
   const auto L = reference_layout(rc.c);
   auto ks = Lr.case_indices();
   std::vector<matrix<T>> xs;
   std::vector<std::vector<double>> ps;
-  for (int k : ks) {
-    auto g = Lr.rng_for(k);
-    matrix<T> x;
-    std::vector<double> pos;
-    make(g, k, x, pos);
-    xs.push_back(x);
-    ps.push_back(pos);
-    Lr.add(rope_call(rc.c, x, pos));
-  }
+  draw_rope_cases<T>(Lr, ks, {&rc.c}, make, xs, ps);
   Lr.run();
   auto describe_case = [&](std::size_t i) { return describe_rows(rc, xs[i], ps[i]); };
+  const rope_units u = rope_law_units<T>(cx);
   Lr.each_case(ks, 1, describe_case, [&](std::size_t i, const describer& desc) {
-    auto R = evaluate<T>(L, rc, xs[i], ps[i], Lr.results()[i].out, rope_law_units<T>(cx), speeds);
+    auto R = evaluate<T>(L, rc, xs[i], ps[i], Lr.results()[i].out, u, speeds);
     return check(Lr, ks[i], xs[i], ps[i], R, desc);
   });
   return Lr.finish();
@@ -191,12 +185,13 @@ law_result law_composition(const context& cx, const rope_cfg& rc, const kernel_s
     Lr.add(rope_call(rc.c, xs.back(), a));
   }
   Lr.run();
+  const rope_units u = rope_law_units<T>(cx);
   // second stage: R(b) on the returned R(a)x, and R(a+b) x
   std::vector<std::size_t> second(ks.size(), SIZE_MAX);
   std::vector<rotated<T>> first(ks.size());
   for (std::size_t i = 0; i < ks.size(); ++i) {
     if (Lr.results()[i].st != status::ok) continue;
-    first[i] = evaluate<T>(L, rc, xs[i], pa[i], Lr.results()[i].out, rope_law_units<T>(cx), &speeds);
+    first[i] = evaluate<T>(L, rc, xs[i], pa[i], Lr.results()[i].out, u, &speeds);
     second[i] = Lr.add(rope_call(rc.c, first[i].y, pb[i]));
     Lr.add(rope_call(rc.c, xs[i], pab[i]));
   }
@@ -211,8 +206,8 @@ law_result law_composition(const context& cx, const rope_cfg& rc, const kernel_s
       if (Lr.failed()) break;
       continue;
     }
-    auto Rb = evaluate<T>(L, rc, first[i].y, pb[i], Lr.results()[second[i]].out, rope_law_units<T>(cx), &speeds);
-    auto Rab = evaluate<T>(L, rc, xs[i], pab[i], Lr.results()[second[i] + 1].out, rope_law_units<T>(cx), &speeds);
+    auto Rb = evaluate<T>(L, rc, first[i].y, pb[i], Lr.results()[second[i]].out, u, &speeds);
+    auto Rab = evaluate<T>(L, rc, xs[i], pab[i], Lr.results()[second[i] + 1].out, u, &speeds);
     bool ok = true;
     for (std::size_t r = 0; r < xs[i].rows && ok; ++r)
       for (std::size_t c0 = 0; c0 < d; ++c0) {
@@ -275,8 +270,9 @@ law_result law_attention_translation(const context& cx, const rope_cfg& rc, cons
   Lr.run();
   const hp rs = hp(1) / sqrt(hp(double(d)));
   auto describe_case = [&](std::size_t i) { return describe_rows(rc, x2s[i], ps[i]); };
+  const rope_units u = rope_law_units<T>(cx);
   Lr.each_case(ks, 1, describe_case, [&](std::size_t i, const describer& desc) {
-    auto R = evaluate<T>(L, rc, x2s[i], ps[i], Lr.results()[i].out, rope_law_units<T>(cx), &speeds);
+    auto R = evaluate<T>(L, rc, x2s[i], ps[i], Lr.results()[i].out, u, &speeds);
     const std::size_t n = xs[i].rows;
     auto V = convert_matrix<hp>(xs[i]);
     matrix<hp> outs[2], bounds[2];
@@ -331,6 +327,7 @@ void laws_for(const context& cx, const rope_cfg& rc, std::vector<law_result>& ou
   const bool flux = na > 1;
   const kernel_speeds speeds = measure_speeds<T>(cx, rc);  // for the rotation laws
   const bool tempered = rope_tempered(rc);  // YaRN: R(m) is a times a rotation (rope_scaled_laws.h)
+  const rope_units units = rope_law_units<T>(cx);
   // agreement with the reference
   out.push_back(simple_law<T>(
       cx, rc, "rope.reference",
@@ -346,7 +343,8 @@ void laws_for(const context& cx, const rope_cfg& rc, std::vector<law_result>& ou
       [&](law_run& Lr, int k, const matrix<T>&, const std::vector<double>&, const rotated<T>& R,
           const std::function<std::string()>& desc) {
         return check_rows_vs_ref(Lr, k, R, "", desc);
-      }));
+      },
+      /*diagnose=*/true));
   // identity at position 0 (FLUX: text tokens have ids (0, 0, 0))
   if (!tempered) out.push_back(simple_law<T>(
       cx, rc, flux ? "rope.flux.text_ids_identity" : "rope.identity_at_zero",
@@ -385,7 +383,7 @@ void laws_for(const context& cx, const rope_cfg& rc, std::vector<law_result>& ou
       },
       [&](law_run& Lr, int k, const matrix<T>& x, const std::vector<double>&, const rotated<T>& R,
           const std::function<std::string()>& desc) {
-        const hp e_rot = rotation_rounding(rope_law_units<T>(cx));
+        const hp e_rot = rotation_rounding(units);
         for (std::size_t i = 0; i < x.rows; ++i) {
           hp n0 = 0, n1 = 0, e2 = 0;
           for (std::size_t c = 0; c < x.cols; ++c) {
@@ -468,7 +466,8 @@ void laws_for(const context& cx, const rope_cfg& rc, std::vector<law_result>& ou
       [&](law_run& Lr, int k, const matrix<T>&, const std::vector<double>&, const rotated<T>& R,
           const std::function<std::string()>& desc) {
         return check_rows_vs_ref(Lr, k, R, "grid patch", desc);
-      }));
+      },
+      /*diagnose=*/true));
 }
 
 
@@ -485,24 +484,22 @@ std::vector<law_result> rope_laws(const context& cx, json& sweep, json& diagnosi
     laws_for<float>(cx, rc, out);
     if (!cx.float_only) laws_for<double>(cx, rc, out);
     rope_scaled_laws(cx, rc, out);
-    bool reference_failed = false, any_ran = false;
+    bool diagnose = false, any_ran = false;
     for (std::size_t i = before; i < out.size(); ++i) {
       if (out[i].verdict == "passed" || out[i].verdict == "failed") any_ran = true;
-      if ((out[i].base_id == "rope.reference" || out[i].base_id == "rope.flux.nonsquare_grid") &&
-          out[i].verdict == "failed")
-        reference_failed = true;
+      if (out[i].diagnose && out[i].verdict == "failed") diagnose = true;
     }
     if (cx.only_case < 0 && any_ran && cx.wire == PV_F32) {  // 16-bit runs: the laws only
       if (cx.only_law.empty()) {  // multi-axis: the same position on every axis
         sweep.push(sweep_for<float>(cx, rc));
         sweep.push(sweep_for<double>(cx, rc));
       }
-      if (reference_failed) {
+      if (diagnose) {
         json dg = diagnose_rope(cx, rc);
         diagnosis.push(dg);
         if (const json* m = dg.find("message"))
           for (std::size_t i = before; i < out.size(); ++i)
-            if (out[i].verdict == "failed" && out[i].base_id == "rope.reference")
+            if (out[i].verdict == "failed" && out[i].diagnose)
               out[i].extra.set("diagnosis", *m);
       }
     }

@@ -29,15 +29,9 @@ law_result law_pass_through(const context& cx, const rope_cfg& rc) {
   auto ks = Lr.case_indices();
   std::vector<matrix<T>> xs;
   std::vector<std::vector<double>> ps;
-  for (int k : ks) {
-    auto g = Lr.rng_for(k);
-    matrix<T> x;
-    std::vector<double> pos;
+  draw_rope_cases<T>(Lr, ks, {&rc.c}, [&](rng& g, int, matrix<T>& x, std::vector<double>& pos) {
     draw_rows<T>(g, rc, std::max(1L, long(cx.max_position)), std::size_t(g.range(1, 4)), x, pos);
-    xs.push_back(x);
-    ps.push_back(pos);
-    Lr.add(rope_call(rc.c, x, pos));
-  }
+  }, xs, ps);
   Lr.run();
   Lr.each_case(ks, 1, [&](std::size_t i) { return describe_rows(rc, xs[i], ps[i]); },
                [&](std::size_t i, const describer& desc) {
@@ -83,16 +77,10 @@ law_result law_temperature(const context& cx, const rope_cfg& rc) {
   auto ks = Lr.case_indices();
   std::vector<matrix<T>> xs;
   std::vector<std::vector<double>> ps;
-  for (int k : ks) {
-    auto g = Lr.rng_for(k);
-    matrix<T> x;
-    std::vector<double> pos;
+  draw_rope_cases<T>(Lr, ks, {&rc.c}, [&](rng& g, int, matrix<T>& x, std::vector<double>& pos) {
     draw_rows<T>(g, rc, std::max(1L, long(cx.max_position)), 2, x, pos);
     for (std::size_t ax = 0; ax < na; ++ax) pos[na + ax] = pos[ax];  // k at q's position
-    xs.push_back(x);
-    ps.push_back(pos);
-    Lr.add(rope_call(rc.c, x, pos));
-  }
+  }, xs, ps);
   Lr.run();
   const rope_units u = rope_law_units<T>(cx);
   Lr.each_case(ks, 1, [&](std::size_t i) { return describe_rows(rc, xs[i], ps[i]); },
@@ -133,16 +121,9 @@ law_result law_length_dependence(const context& cx, const rope_cfg& rc) {
   auto ks = Lr.case_indices();
   std::vector<matrix<T>> xs;
   std::vector<std::vector<double>> ps;
-  for (int k : ks) {
-    auto g = Lr.rng_for(k);
-    matrix<T> x;
-    std::vector<double> pos;
+  draw_rope_cases<T>(Lr, ks, {&c0, &rc.c}, [&](rng& g, int, matrix<T>& x, std::vector<double>& pos) {
     draw_rows<T>(g, rc, P, 2, x, pos);
-    xs.push_back(x);
-    ps.push_back(pos);
-    Lr.add(rope_call(c0, x, pos));
-    Lr.add(rope_call(rc.c, x, pos));
-  }
+  }, xs, ps);
   Lr.run();
   const rope_units u = rope_law_units<T>(cx);
   hp max_change = 0;

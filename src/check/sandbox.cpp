@@ -22,6 +22,20 @@
 
 namespace pv::check {
 
+bool write_all(int fd, const void* p, std::size_t n) {
+  const char* c = static_cast<const char*>(p);
+  while (n) {
+    ssize_t w = ::write(fd, c, n);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    c += w;
+    n -= static_cast<std::size_t>(w);
+  }
+  return true;
+}
+
 const char* to_string(op o) {
   switch (o) {
     case op::attention: return "attention";
@@ -111,20 +125,6 @@ struct wire_header {
   std::uint32_t out_len;
   char detail[400];
 };
-
-bool write_all(int fd, const void* p, std::size_t n) {
-  const char* c = static_cast<const char*>(p);
-  while (n) {
-    ssize_t w = ::write(fd, c, n);
-    if (w < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    c += w;
-    n -= static_cast<std::size_t>(w);
-  }
-  return true;
-}
 
 void set_detail(wire_header& h, const std::string& s) {
   std::snprintf(h.detail, sizeof h.detail, "%s", s.c_str());

@@ -126,6 +126,10 @@ void install_signal_handlers();
 std::vector<result> run_batch(const impl_info& lib, const std::vector<call>& calls,
                               const runner_options& o);
 
+/// Writes n bytes from p to fd, retrying after EINTR and short writes
+/// (async-signal-safe: the child calls it too); false (errno set) on error.
+bool write_all(int fd, const void* p, std::size_t n);
+
 /// Counters of the children forked so far (for the report).
 struct runner_stats {
   long children = 0, calls = 0;
