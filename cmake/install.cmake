@@ -40,4 +40,11 @@ if(POSVERIFY_BUILD_TESTS)
       -DWORK_DIR=${CMAKE_CURRENT_BINARY_DIR}/install-test
       -P ${CMAKE_CURRENT_SOURCE_DIR}/tests/install/install_test.cmake)
   set_tests_properties(install_find_package PROPERTIES LABELS unit TIMEOUT 300)
+  # Installing the tool needs no test framework: with POSVERIFY_BUILD_TESTS=OFF
+  # the configure must succeed with GoogleTest made unfindable (a
+  # find_package(GTest REQUIRED) outside the tests would stop it).
+  add_test(NAME configure_without_tests
+    COMMAND ${CMAKE_COMMAND} -S ${CMAKE_CURRENT_SOURCE_DIR} -B ${CMAKE_CURRENT_BINARY_DIR}/configure-without-tests
+      -DPOSVERIFY_BUILD_TESTS=OFF -DCMAKE_DISABLE_FIND_PACKAGE_GTest=ON)
+  set_tests_properties(configure_without_tests PROPERTIES LABELS unit TIMEOUT 300)
 endif()
