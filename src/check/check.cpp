@@ -1,11 +1,15 @@
 #include "check/check.h"
 
 #include "check/baseline.h"
+#include "check/check_report.h"
 #include "check/law.h"
 #include "check/process_impl.h"
 #include "check/sandbox.h"
 #include "cli/options.h"
+#include "posverify/junit.h"
+#include "posverify/progress.h"
 #include "posverify/report.h"
+#include "posverify/shard.h"
 #include "posverify/text.h"
 
 #include <algorithm>
@@ -84,14 +88,6 @@ json law_json(const law_result& r, std::uint64_t seed) {
   return o;
 }
 
-struct run_output {
-  impl_info lib;
-  std::vector<law_result> laws;
-  json sweep = json::array(), diagnosis = json::array();
-  double seconds = 0;
-  std::vector<std::string> all_laws;  ///< base ids of every law of the library
-};
-
 void run_laws(const context& cx, run_output& o) {
   json sweep = json::array(), diagnosis = json::array();
   if (cx.lib.has_attention)
@@ -107,6 +103,10 @@ void run_laws(const context& cx, run_output& o) {
 run_output run_all(context& cx) {
   run_output o;
   o.lib = cx.lib;
+  auto plan = std::make_shared<unit_plan>(*cx.units);  // units counted afresh (posverify/shard.h)
+  plan->next = 0;
+  plan->sweep_units.clear(), plan->diagnosis_units.clear();
+  cx.units = plan;
   auto t0 = std::chrono::steady_clock::now();
   // the accuracy class: --accuracy, else what a version-2 plugin declares
   if (!cx.accuracy_given) cx.accuracy = parse_accuracy(cx.lib.accuracy);
@@ -121,6 +121,10 @@ run_output run_all(context& cx) {
       run_laws(c16, o);
     }
   o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  o.units = plan->next, o.sweep_units = plan->sweep_units, o.diagnosis_units = plan->diagnosis_units;
+  if (plan->spec.sharded())  // the laws of other shards were enumerated, not run
+    o.laws.erase(std::remove_if(o.laws.begin(), o.laws.end(), [&](const law_result& r) { return !plan->mine(r.unit); }),
+                 o.laws.end());
   for (const auto& r : o.laws)
     if (std::find(o.all_laws.begin(), o.all_laws.end(), r.base_id) == o.all_laws.end())
       o.all_laws.push_back(r.base_id);
@@ -140,6 +144,8 @@ std::string short_num(const hp& x) { return ref::to_decimal(x, 3); }
 std::string cases_text(const law_result& r) {
   return std::to_string(r.cases) + (r.unsupported ? " (" + std::to_string(r.unsupported) + " declined)" : "");
 }
+
+}  // namespace
 
 json report_json(const context& cx, const run_output& o, const json& regressions) {
   json j = json::object();
@@ -174,6 +180,12 @@ json report_json(const context& cx, const run_output& o, const json& regressions
   j.set("sweep", o.sweep);
   j.set("diagnosis", o.diagnosis);
   j.set("regressions", regressions);
+  if (cx.units->spec.sharded()) {
+    std::vector<long> lu;
+    for (const auto& r : o.laws) lu.push_back(r.unit);
+    j.set("shard", shard::record(cx.units->spec, o.units,
+                                 {{"laws", lu}, {"sweep", o.sweep_units}, {"diagnosis", o.diagnosis_units}}));
+  }
   return j;
 }
 
@@ -239,15 +251,15 @@ std::string report_md(const context& cx, const run_output& o, const json& regres
       }
       const json* a = s.find("first_position_beyond_model");
       const json* b = s.find("first_position_beyond_max_position_tolerance");
-      md += "First position beyond the model: " + (a && !a->is_null() ? a->as_string() : "none") +
+      md += "First position beyond the model: " + (a && !a->is_null() ? number_text(*a) : "none") +
             " · first position beyond the tolerance at --max-position: " +
-            (b && !b->is_null() ? b->as_string() : "none") + "\n\n";
+            (b && !b->is_null() ? number_text(*b) : "none") + "\n\n";
       md += "| position | max error | error / tolerance there | error / tolerance at max-position |\n|---|---|---|---|\n";
       for (const auto& rkv : s.find("rows")->items()) {
         const json& r = rkv.second;
-        md += "| " + r.find("position")->as_string() + " | " + r.find("max_error")->as_string() + " | " +
-              r.find("error_over_tolerance")->as_string() + " | " +
-              r.find("error_over_tolerance_at_max_position")->as_string() + " |\n";
+        md += "| " + number_text(*r.find("position")) + " | " + number_text(*r.find("max_error")) + " | " +
+              number_text(*r.find("error_over_tolerance")) + " | " +
+              number_text(*r.find("error_over_tolerance_at_max_position")) + " |\n";
       }
       md += "\n";
     }
@@ -258,6 +270,8 @@ std::string report_md(const context& cx, const run_output& o, const json& regres
     if (seen.insert(r.base_id).second) md += "- `" + r.base_id + "`: " + r.law + ". Tolerance: " + r.tolerance + "\n";
   return md;
 }
+
+namespace {
 
 void print_laws(const run_output& o) {
   for (const auto& r : o.laws) {
@@ -489,7 +503,8 @@ int run_panel(context& cx, const std::vector<std::string>& libs, const std::stri
 struct check_args {
   context cx;
   int min_cases = -1;
-  std::string impl, out_dir = "reports", baseline, save_baseline;
+  std::string impl, out_dir = "reports", baseline, save_baseline, junit, shard;
+  bool shard_given = false;
   bool mutation = false, panel = false, seed_set = false, cases_set = false, maxpos_set = false;
   int seeds = 1;
   unsigned bits = 128;
@@ -582,6 +597,12 @@ cli::option_table check_options(check_args& a) {
        [&](const std::string&) { a.panel = true; }},
       {"--seeds", "N", "seeds per panel member (default 1)",
        [&](const std::string& v) { a.seeds = int(parse_u64("--seeds", v, 1, 10000)); }},
+      {"--shard", "K/N",
+       "run shard K of N (K from 1; default $GTEST_SHARD_INDEX + 1 of $GTEST_TOTAL_SHARDS): the "
+       "laws split into N parts, joined by posverify merge (docs/scaling.md)",
+       [&](const std::string& v) { a.shard = v, a.shard_given = true; }},
+      {"--junit", "FILE", "also write the result as JUnit XML (one test case per law, dtype and configuration)",
+       [&](const std::string& v) { a.junit = v; }},
   };
 }
 
@@ -620,6 +641,15 @@ int run(const std::vector<std::string>& args) {
   std::vector<std::string>& libs = a.libs;
   ref::set_precision_bits(bits);
   cx.min_cases = min_cases >= 0 ? min_cases : std::max(1, cx.cases / 4);
+  try {  // --shard, else GoogleTest's variables (for one --impl only)
+    if (a.shard_given || !(mutation || panel)) cx.units->spec = shard::resolve(a.shard, a.shard_given);
+  } catch (const std::invalid_argument& e) {
+    throw usage_error(e.what());
+  }
+  if (cx.units->spec.sharded() && (mutation || panel || !baseline.empty() || !save_baseline.empty()))
+    throw usage_error("--shard " + cx.units->spec.text() + " (or GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS): not with " +
+                      (mutation ? "--mutation" : panel ? "--panel" : !baseline.empty() ? "--baseline" : "--save-baseline") +
+                      "; shard one --impl run, join the shards with posverify merge");
   if (mutation) {
     if (!impl.empty()) libs.insert(libs.begin(), impl);
     if (libs.empty()) throw usage_error("--mutation needs at least one library");
@@ -651,7 +681,17 @@ int run(const std::vector<std::string>& args) {
   }
   std::cout << "checking " << cx.lib.name << " (" << text::visible(impl) << "), seed " << cx.seed << ", " << cx.cases
             << " cases per law, positions up to " << to_decimal(cx.max_position) << "\n";
+  std::unique_ptr<progress> bar;
+  if (::isatty(STDERR_FILENO) == 1) {  // the total: every unit enumerated, none run
+    context count = cx;
+    count.units = std::make_shared<unit_plan>(*cx.units);
+    count.units->count_only = true;
+    const long all = run_all(count).units, s = cx.units->spec.total, k = cx.units->spec.index;
+    bar = std::make_unique<progress>("check " + cx.lib.name, "laws and RoPE configurations", (all - k + s - 1) / s);
+    cx.units->done = [&bar] { bar->step(); };
+  }
   auto o = run_all(cx);
+  if (bar) bar->finish();
   if (!cx.only_law.empty() && o.laws.empty()) {
     std::string known;
     for (const auto& id : o.all_laws) known += "\n  " + id;
@@ -667,6 +707,7 @@ int run(const std::vector<std::string>& args) {
   std::vector<std::pair<std::string, std::string>> files = {
       {out_dir + "/" + name + ".json", j.dump()}, {out_dir + "/" + name + ".md", report_md(cx, o, regs, baseline)}};
   if (!save_baseline.empty()) files.emplace_back(save_baseline, j.dump());
+  if (!a.junit.empty()) files.emplace_back(a.junit, junit::of_report(j));
   write_files_atomic(files);
   bool ok = true, any = false;
   for (const auto& r : o.laws) {
@@ -689,7 +730,7 @@ int run(const std::vector<std::string>& args) {
   std::snprintf(secs, sizeof secs, "%.1f", o.seconds);
   std::cout << " (" << secs << " s, "
             << stats().children << " child processes, " << stats().calls << " calls)\n";
-  if (!any && cx.only_law.empty()) {
+  if (!any && cx.only_law.empty() && !cx.units->spec.sharded()) {
     std::cout << "no law could be run: the library provides no function, or declines every dtype\n";
     return 1;
   }

@@ -5,6 +5,7 @@
 #include "cli/options.h"
 #include "orders.h"         // ulp_distance
 #include "posverify/error_bounds.h"
+#include "posverify/progress.h"
 #include "posverify/report.h"  // write_file_atomic
 #include "posverify/seeded.h"
 
@@ -233,18 +234,19 @@ std::string fmt(double x, const char* f = "%.3g") {
 }  // namespace
 
 std::vector<budget_row> run_budgets(std::uint64_t seed, std::uint64_t cases, double bound_scale,
-                                    std::uint64_t first_case) {
+                                    std::uint64_t first_case, const std::function<void()>& step) {
   std::vector<budget_row> rows;
+  const auto done = [&] { if (step) step(); };
   for (auto red : {reduction::sequential, reduction::correctly_rounded}) {
-    attention_laws<double>(seed, first_case, cases, bound_scale, red, rows);
-    attention_laws<float>(seed, first_case, cases, bound_scale, red, rows);
+    attention_laws<double>(seed, first_case, cases, bound_scale, red, rows), done();
+    attention_laws<float>(seed, first_case, cases, bound_scale, red, rows), done();
   }
-  rope_laws<double>(seed, first_case, cases, bound_scale, rows);
-  rope_laws<float>(seed, first_case, cases, bound_scale, rows);
-  flux_law<double>(seed, first_case, cases, bound_scale, rows);
-  flux_law<float>(seed, first_case, cases, bound_scale, rows);
-  sinusoid_law<double>(seed, first_case, cases, bound_scale, rows);
-  sinusoid_law<float>(seed, first_case, cases, bound_scale, rows);
+  rope_laws<double>(seed, first_case, cases, bound_scale, rows), done();
+  rope_laws<float>(seed, first_case, cases, bound_scale, rows), done();
+  flux_law<double>(seed, first_case, cases, bound_scale, rows), done();
+  flux_law<float>(seed, first_case, cases, bound_scale, rows), done();
+  sinusoid_law<double>(seed, first_case, cases, bound_scale, rows), done();
+  sinusoid_law<float>(seed, first_case, cases, bound_scale, rows), done();
   return rows;
 }
 
@@ -349,7 +351,9 @@ int cmd_budgets(const std::vector<std::string>& args) {
     return ok ? 0 : 1;
   }
   make_out_dir(out_dir, "--out");
-  const auto rows = run_budgets(seed, cases);
+  progress bar("budgets", "groups of rows", budget_groups);
+  const auto rows = run_budgets(seed, cases, 1, 0, [&bar] { bar.step(); });
+  bar.finish();
   const std::string json_text = budgets_to_json(rows, seed, cases).dump();
   const std::string md = budgets_to_markdown(rows, seed, cases);
   write_files_atomic({{out_dir + "/error_budgets.json", json_text}, {out_dir + "/error_budgets.md", md}});
