@@ -4,6 +4,7 @@
 #include "check/check_report.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "posverify/json_read.h"
 #include "posverify/junit.h"
 #include "posverify/report.h"
 #include "posverify/scalar.h"
@@ -44,16 +45,8 @@ std::string slurp(const std::string& path) {
   return s.str();
 }
 
-const json& need(const json& o, const char* key) {
-  const json* v = o.find(key);
-  if (!v) throw std::runtime_error(std::string("the verify report has no \"") + key + "\"");
-  return *v;
-}
-
-std::string text_of(const json& o, const char* key) {
-  const json* v = o.find(key);
-  return v && !v->is_null() ? v->as_string() : std::string();
-}
+const json& need(const json& o, const char* key) { return json_read::need(o, key, "verify"); }
+using json_read::text;
 
 std::optional<std::string> optional_text(const json& o, const char* key) {
   const json* v = o.find(key);
@@ -64,18 +57,18 @@ std::optional<std::string> optional_text(const json& o, const char* key) {
 /// A verify report read back from its JSON (report.cpp's to_json).
 report report_of_json(const json& j) {
   report r;
-  r.version = text_of(j, "version");
+  r.version = text(j, "version");
   r.precision_bits = unsigned(need(j, "precision_bits").as_integer());
-  r.seed = text_of(j, "seed");
+  r.seed = text(j, "seed");
   static const std::set<std::string> claim_keys = {"id", "section", "checked", "verdict", "values", "printed",
                                                    "qualification"};
   for (const auto& [k, c] : need(j, "claims").items()) {
     claim_result cr;
-    cr.id = text_of(c, "id");
-    cr.section = text_of(c, "section");
-    cr.checked = text_of(c, "checked");
+    cr.id = text(c, "id");
+    cr.section = text(c, "section");
+    cr.checked = text(c, "checked");
     for (verdict v : {verdict::holds, verdict::holds_qualified, verdict::fails, verdict::not_checkable})
-      if (text_of(c, "verdict") == to_string(v)) cr.result = v;
+      if (text(c, "verdict") == to_string(v)) cr.result = v;
     cr.values = need(c, "values");
     cr.printed = need(c, "printed");
     cr.qualification = optional_text(c, "qualification");
@@ -87,12 +80,12 @@ report report_of_json(const json& j) {
                                                   "counterexample", "replay"};
   for (const auto& [k, p] : need(j, "properties").items()) {
     property_result pr;
-    pr.id = text_of(p, "id");
-    pr.law = text_of(p, "law");
-    pr.tolerance = text_of(p, "tolerance");
-    pr.verdict = text_of(p, "verdict");
+    pr.id = text(p, "id");
+    pr.law = text(p, "law");
+    pr.tolerance = text(p, "tolerance");
+    pr.verdict = text(p, "verdict");
     pr.cases = int(need(p, "cases").as_integer());
-    pr.seed = text_of(p, "seed");
+    pr.seed = text(p, "seed");
     pr.counterexample = optional_text(p, "counterexample");
     pr.replay = optional_text(p, "replay");
     for (const auto& [key, v] : p.items())

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "posverify/json.h"
+#include "posverify/json_read.h"
 #include "posverify/text.h"
 
 #include <string>
@@ -96,11 +97,6 @@ inline std::string xml(const std::vector<suite>& suites) {
 }
 
 namespace detail {
-inline std::string str(const json& o, const char* key) {
-  const json* v = o.find(key);
-  return v && !v->is_null() ? (v->type() == json::kind::integer ? std::to_string(v->as_integer()) : v->as_string())
-                            : std::string();
-}
 inline void line(std::string& t, const std::string& label, const std::string& value) {
   if (!value.empty()) t += label + value + "\n";
 }
@@ -110,7 +106,7 @@ inline void line(std::string& t, const std::string& label, const std::string& va
 /// report (it has "claims" and "properties").
 inline std::string of_report(const json& r) {
   using detail::line;
-  using detail::str;
+  const auto str = json_read::text;
   using outcome = test_case::outcome;
   std::vector<suite> suites;
   const std::string seed = str(r, "seed");
