@@ -680,7 +680,8 @@ int run(const std::vector<std::string>& args) {
     return 2;
   }
   std::cout << "checking " << cx.lib.name << " (" << text::visible(impl) << "), seed " << cx.seed << ", " << cx.cases
-            << " cases per law, positions up to " << to_decimal(cx.max_position) << "\n";
+            << " cases per law, positions up to " << to_decimal(cx.max_position)
+            << (cx.units->spec.sharded() ? ", shard " + cx.units->spec.text() : std::string()) << "\n";
   std::unique_ptr<progress> bar;
   if (::isatty(STDERR_FILENO) == 1) {  // the total: every unit enumerated, none run
     context count = cx;
@@ -692,7 +693,7 @@ int run(const std::vector<std::string>& args) {
   }
   auto o = run_all(cx);
   if (bar) bar->finish();
-  if (!cx.only_law.empty() && o.laws.empty()) {
+  if (!cx.only_law.empty() && o.laws.empty() && !cx.units->spec.sharded()) {  // a shard: another may have it
     std::string known;
     for (const auto& id : o.all_laws) known += "\n  " + id;
     throw usage_error("--law: no law of " + cx.lib.name + " has an id starting with '" + text::visible(cx.only_law) +
@@ -724,7 +725,7 @@ int run(const std::vector<std::string>& args) {
               << "\n";
   }
   for (const auto& kv : regs.items()) std::cout << "  REGRESSION  " << kv.second.as_string() << "\n";
-  std::cout << "wrote " << out_dir << "/" << name << ".md and .json";
+  std::cout << "wrote " << out_dir << "/" << name << ".md and .json" << (a.junit.empty() ? "" : " and " + a.junit);
   if (!save_baseline.empty()) std::cout << "; baseline " << save_baseline;
   char secs[32];
   std::snprintf(secs, sizeof secs, "%.1f", o.seconds);

@@ -64,12 +64,17 @@ int cmd_verify(const std::vector<std::string>& args) {
   progress bar("verify", "properties and claims", mine);
   std::vector<long> prop_units, claim_units;
   bool ok = true;
+  bar.clear();
   std::cout << "properties (" << opt.cases << " cases each, seed " << opt.seed
-            << (sh.sharded() ? ", shard " + sh.text() : std::string()) << "):\n";
+            << (sh.sharded() ? ", shard " + sh.text() : std::string()) << "):" << std::endl;
+  bar.step(0);
   for (long i = 0; i < n_props; ++i) {
     if (!sh.mine(i)) continue;
     auto r = pv::prop::run_property(pv::prop::registry()[std::size_t(i)], opt);
+    bar.clear();  // the result line, then the progress line again
+    std::cout << std::flush;
     print_property(r, std::cout);
+    std::cout << std::flush;
     ok = ok && r.verdict == "passed";
     rep.properties.push_back(std::move(r));
     prop_units.push_back(i);

@@ -30,6 +30,13 @@ class progress {
     draw(done_ >= total_);
   }
 
+  /// Erases the line before other output to the terminal; the next step draws it again.
+  void clear() {
+    if (on_ && drawn_) std::fprintf(stderr, "\r\033[K");
+    std::fflush(stderr);
+    drawn_ = false;
+  }
+
   /// Erases the line (also done by the destructor).
   void finish() {
     if (on_ && drawn_) std::fprintf(stderr, "\r\033[K");
