@@ -20,10 +20,12 @@ inline std::string posverify_bin() {
 }
 
 /// `PREFIX posverify ARGS` through the shell (ARGS is quoted by the caller;
-/// PREFIX is shell code run first, e.g. "ulimit -v N; ").
+/// PREFIX is shell code run first, e.g. "ulimit -v N; "). GoogleTest's shard
+/// variables are not passed on (posverify would run one shard of its laws,
+/// docs/scaling.md) unless PREFIX sets them.
 inline run_result run_posverify_in(const std::string& prefix, const std::string& args) {
   run_result r;
-  const std::string cmd = prefix + posverify_bin() + " " + args + " 2>&1";
+  const std::string cmd = "unset GTEST_SHARD_INDEX GTEST_TOTAL_SHARDS; " + prefix + posverify_bin() + " " + args + " 2>&1";
   FILE* p = ::popen(cmd.c_str(), "r");
   if (!p) return r;
   char buf[4096];

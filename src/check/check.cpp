@@ -1,12 +1,16 @@
 #include "check/check.h"
 
 #include "check/baseline.h"
+#include "check/check_report.h"
 #include "check/check_run.h"
 #include "check/law.h"
 #include "check/process_impl.h"
 #include "check/sandbox.h"
 #include "cli/options.h"
+#include "posverify/junit.h"
+#include "posverify/progress.h"
 #include "posverify/report.h"
+#include "posverify/shard.h"
 #include "posverify/text.h"
 
 #include <algorithm>
@@ -54,7 +58,8 @@ std::string sanitize(const std::string& s) {
 struct check_args {
   context cx;
   int min_cases = -1;
-  std::string impl, out_dir = "reports", baseline, save_baseline;
+  std::string impl, out_dir = "reports", baseline, save_baseline, junit, shard;
+  bool shard_given = false;
   bool mutation = false, panel = false, seed_set = false, cases_set = false, maxpos_set = false;
   int seeds = 1;
   unsigned bits = 128;
@@ -147,6 +152,12 @@ cli::option_table check_options(check_args& a) {
        [&](const std::string&) { a.panel = true; }},
       {"--seeds", "N", "seeds per panel member (default 1)",
        [&](const std::string& v) { a.seeds = int(parse_u64("--seeds", v, 1, 10000)); }},
+      {"--shard", "K/N",
+       "run shard K of N (K from 1; default $GTEST_SHARD_INDEX + 1 of $GTEST_TOTAL_SHARDS): the "
+       "laws split into N parts, joined by posverify merge (docs/scaling.md)",
+       [&](const std::string& v) { a.shard = v, a.shard_given = true; }},
+      {"--junit", "FILE", "also write the result as JUnit XML (one test case per law, dtype and configuration)",
+       [&](const std::string& v) { a.junit = v; }},
   };
 }
 
@@ -185,6 +196,15 @@ int run(const std::vector<std::string>& args) {
   std::vector<std::string>& libs = a.libs;
   ref::set_precision_bits(bits);
   cx.min_cases = min_cases >= 0 ? min_cases : std::max(1, cx.cases / 4);
+  try {  // --shard, else GoogleTest's variables (for one --impl only)
+    if (a.shard_given || !(mutation || panel)) cx.units->spec = shard::resolve(a.shard, a.shard_given);
+  } catch (const std::invalid_argument& e) {
+    throw usage_error(e.what());
+  }
+  if (cx.units->spec.sharded() && (mutation || panel || !baseline.empty() || !save_baseline.empty()))
+    throw usage_error("--shard " + cx.units->spec.text() + " (or GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS): not with " +
+                      (mutation ? "--mutation" : panel ? "--panel" : !baseline.empty() ? "--baseline" : "--save-baseline") +
+                      "; shard one --impl run, join the shards with posverify merge");
   if (mutation) {
     if (!impl.empty()) libs.insert(libs.begin(), impl);
     if (libs.empty()) throw usage_error("--mutation needs at least one library");
@@ -215,9 +235,20 @@ int run(const std::vector<std::string>& args) {
     return 2;
   }
   std::cout << "checking " << cx.lib.name << " (" << text::visible(impl) << "), seed " << cx.seed << ", " << cx.cases
-            << " cases per law, positions up to " << to_decimal(cx.max_position) << "\n";
+            << " cases per law, positions up to " << to_decimal(cx.max_position)
+            << (cx.units->spec.sharded() ? ", shard " + cx.units->spec.text() : std::string()) << "\n";
+  std::unique_ptr<progress> bar;
+  if (::isatty(STDERR_FILENO) == 1) {  // the total: every unit enumerated, none run
+    context count = cx;
+    count.units = std::make_shared<unit_plan>(*cx.units);
+    count.units->count_only = true;
+    const long all = run_all(count).units, s = cx.units->spec.total, k = cx.units->spec.index;
+    bar = std::make_unique<progress>("check " + cx.lib.name, "laws and RoPE configurations", (all - k + s - 1) / s);
+    cx.units->done = [&bar] { bar->step(); };
+  }
   auto o = run_all(cx);
-  if (!cx.only_law.empty() && o.laws.empty()) {
+  if (bar) bar->finish();
+  if (!cx.only_law.empty() && o.laws.empty() && !cx.units->spec.sharded()) {  // a shard: another may have it
     std::string known;
     for (const auto& id : o.all_laws) known += "\n  " + id;
     throw usage_error("--law: no law of " + cx.lib.name + " has an id starting with '" + text::visible(cx.only_law) +
@@ -232,6 +263,7 @@ int run(const std::vector<std::string>& args) {
   std::vector<std::pair<std::string, std::string>> files = {
       {out_dir + "/" + name + ".json", j.dump()}, {out_dir + "/" + name + ".md", report_md(cx, o, regs, baseline)}};
   if (!save_baseline.empty()) files.emplace_back(save_baseline, j.dump());
+  if (!a.junit.empty()) files.emplace_back(a.junit, junit::of_report(j));
   write_files_atomic(files);
   bool ok = true, any = false;
   for (const auto& r : o.laws) {
@@ -248,13 +280,13 @@ int run(const std::vector<std::string>& args) {
               << "\n";
   }
   for (const auto& kv : regs.items()) std::cout << "  REGRESSION  " << kv.second.as_string() << "\n";
-  std::cout << "wrote " << out_dir << "/" << name << ".md and .json";
+  std::cout << "wrote " << out_dir << "/" << name << ".md and .json" << (a.junit.empty() ? "" : " and " + a.junit);
   if (!save_baseline.empty()) std::cout << "; baseline " << save_baseline;
   char secs[32];
   std::snprintf(secs, sizeof secs, "%.1f", o.seconds);
   std::cout << " (" << secs << " s, "
             << stats().children << " child processes, " << stats().calls << " calls)\n";
-  if (!any && cx.only_law.empty()) {
+  if (!any && cx.only_law.empty() && !cx.units->spec.sharded()) {
     std::cout << "no law could be run: the library provides no function, or declines every dtype\n";
     return 1;
   }

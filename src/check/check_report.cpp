@@ -1,11 +1,13 @@
 // The report of `posverify check`: <name>.json, <name>.md and the console
 // lines (split out of check.cpp).
+#include "check/check_report.h"
 #include "check/check_run.h"
 
 #include "check/law.h"
 #include "check/sandbox.h"
 #include "cli/options.h"
 #include "posverify/report.h"
+#include "posverify/shard.h"
 #include "posverify/text.h"
 
 #include <iostream>
@@ -92,6 +94,12 @@ json report_json(const context& cx, const run_output& o, const json& regressions
   j.set("sweep", o.sweep);
   j.set("diagnosis", o.diagnosis);
   j.set("regressions", regressions);
+  if (cx.units->spec.sharded()) {
+    std::vector<long> lu;
+    for (const auto& r : o.laws) lu.push_back(r.unit);
+    j.set("shard", shard::record(cx.units->spec, o.units,
+                                 {{"laws", lu}, {"sweep", o.sweep_units}, {"diagnosis", o.diagnosis_units}}));
+  }
   return j;
 }
 
@@ -157,15 +165,15 @@ std::string report_md(const context& cx, const run_output& o, const json& regres
       }
       const json* a = s.find("first_position_beyond_model");
       const json* b = s.find("first_position_beyond_max_position_tolerance");
-      md += "First position beyond the model: " + (a && !a->is_null() ? a->as_string() : "none") +
+      md += "First position beyond the model: " + (a && !a->is_null() ? number_text(*a) : "none") +
             " · first position beyond the tolerance at --max-position: " +
-            (b && !b->is_null() ? b->as_string() : "none") + "\n\n";
+            (b && !b->is_null() ? number_text(*b) : "none") + "\n\n";
       md += "| position | max error | error / tolerance there | error / tolerance at max-position |\n|---|---|---|---|\n";
       for (const auto& rkv : s.find("rows")->items()) {
         const json& r = rkv.second;
-        md += "| " + r.find("position")->as_string() + " | " + r.find("max_error")->as_string() + " | " +
-              r.find("error_over_tolerance")->as_string() + " | " +
-              r.find("error_over_tolerance_at_max_position")->as_string() + " |\n";
+        md += "| " + number_text(*r.find("position")) + " | " + number_text(*r.find("max_error")) + " | " +
+              number_text(*r.find("error_over_tolerance")) + " | " +
+              number_text(*r.find("error_over_tolerance_at_max_position")) + " |\n";
       }
       md += "\n";
     }

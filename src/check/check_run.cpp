@@ -6,10 +6,12 @@
 #include "check/sandbox.h"
 #include "cli/options.h"
 #include "posverify/report.h"
+#include "posverify/shard.h"
 #include "posverify/text.h"
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
 
 namespace pv::check {
 
@@ -30,6 +32,10 @@ void run_laws(const context& cx, run_output& o) {
 run_output run_all(context& cx) {
   run_output o;
   o.lib = cx.lib;
+  auto plan = std::make_shared<unit_plan>(*cx.units);  // units counted afresh (posverify/shard.h)
+  plan->next = 0;
+  plan->sweep_units.clear(), plan->diagnosis_units.clear();
+  cx.units = plan;
   auto t0 = std::chrono::steady_clock::now();
   // the accuracy class: --accuracy, else what a version-2 plugin declares
   if (!cx.accuracy_given) cx.accuracy = parse_accuracy(cx.lib.accuracy);
@@ -44,6 +50,10 @@ run_output run_all(context& cx) {
       run_laws(c16, o);
     }
   o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  o.units = plan->next, o.sweep_units = plan->sweep_units, o.diagnosis_units = plan->diagnosis_units;
+  if (plan->spec.sharded())  // the laws of other shards were enumerated, not run
+    o.laws.erase(std::remove_if(o.laws.begin(), o.laws.end(), [&](const law_result& r) { return !plan->mine(r.unit); }),
+                 o.laws.end());
   for (const auto& r : o.laws)
     if (std::find(o.all_laws.begin(), o.all_laws.end(), r.base_id) == o.all_laws.end())
       o.all_laws.push_back(r.base_id);

@@ -18,6 +18,8 @@ struct run_output {
   json sweep = json::array(), diagnosis = json::array();
   double seconds = 0;
   std::vector<std::string> all_laws;  ///< base ids of every law of the library
+  long units = 0;                     ///< units of the whole run (posverify/shard.h)
+  std::vector<long> sweep_units, diagnosis_units;  ///< the unit of each sweep and diagnosis entry
 };
 
 /// Makes the output folder (named as --out in errors).

@@ -51,10 +51,11 @@ law_run::law_run(const context& cx, std::string base_id, std::string dtype, std:
   r_.id = r_.base_id + "[" + (r_.config.empty() ? "" : r_.config + "/") + r_.dtype + "]";
   r_.law = std::move(law);
   r_.tolerance = std::move(tolerance);
+  r_.unit = cx.group >= 0 ? cx.group : cx.units->take();
 }
 
 bool law_run::selected() const {
-  return cx_.only_law.empty() || r_.id.rfind(cx_.only_law, 0) == 0;
+  return cx_.units->mine(r_.unit) && (cx_.only_law.empty() || r_.id.rfind(cx_.only_law, 0) == 0);
 }
 
 std::vector<int> law_run::case_indices() const {
@@ -203,6 +204,7 @@ bool law_run::within(int k, const hp& error, const hp& bound, const std::string&
 }
 
 law_result law_run::finish() {
+  if (cx_.group < 0 && cx_.units->mine(r_.unit)) cx_.units->finished();
   const int wanted = std::min(cx_.min_cases, int(case_indices().size()));
   if (r_.verdict != "failed" && r_.cases > 0 && r_.cases < wanted) {
     r_.verdict = "insufficient";

@@ -9,11 +9,13 @@
 #include "posverify/matrix.h"
 #include "posverify/scalar.h"
 #include "posverify/seeded.h"
+#include "posverify/shard.h"
 
 #include <cstdint>
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -43,7 +45,25 @@ accuracy_class parse_accuracy(const std::string& name);
 /// +-infinity past its largest finite value.
 double round_to_format(double x, const accuracy_class& a);
 
+/// The units of a run in the order they are met (posverify/shard.h): a law
+/// on one dtype (attention, sinusoid), or a RoPE configuration with all its
+/// laws, sweep and diagnosis. A unit that is not this shard's is enumerated
+/// but not run. count_only: enumerate every unit, run none (the total for
+/// the progress line).
+struct unit_plan {
+  shard::spec spec;
+  long next = 0;
+  bool count_only = false;
+  std::function<void()> done;  ///< called when a unit of this shard is finished
+  std::vector<long> sweep_units, diagnosis_units;  ///< the unit of each sweep and diagnosis entry
+  long take() { return next++; }
+  bool mine(long u) const { return !count_only && spec.mine(u); }
+  void finished() const { if (done) done(); }
+};
+
 struct context {
+  std::shared_ptr<unit_plan> units = std::make_shared<unit_plan>();
+  long group = -1;  ///< the unit of the laws being run (a RoPE configuration), or -1: one unit per law
   impl_info lib;
   runner_options ro;
   std::uint64_t seed = 1;
@@ -95,6 +115,7 @@ struct law_result {
   std::string tolerance;  ///< the rule and where it comes from
   std::string dtype;      ///< float32 | float64
   std::string config;     ///< RoPE configuration or ""
+  long unit = -1;         ///< the unit it belongs to (posverify/shard.h)
   std::string verdict = "not-run";  ///< passed | failed | insufficient | unsupported | not-run
   int cases = 0;          ///< cases evaluated (passed cases + the failing one)
   int unsupported = 0;    ///< cases the library declined (returned 1)

@@ -480,10 +480,13 @@ std::vector<law_result> rope_laws(const context& cx, json& sweep, json& diagnosi
   for (const auto& rc : !cx.rope_configs.empty() ? cx.rope_configs
                         : cx.scaled_defaults       ? mutation_rope_configs()
                                                    : rope_configs()) {
+    context gcx = cx;  // one unit: the configuration's laws, sweep and diagnosis (posverify/shard.h)
+    gcx.group = cx.units->take();
+    if (!cx.units->mine(gcx.group)) continue;
     std::size_t before = out.size();
-    laws_for<float>(cx, rc, out);
-    if (!cx.float_only) laws_for<double>(cx, rc, out);
-    rope_scaled_laws(cx, rc, out);
+    laws_for<float>(gcx, rc, out);
+    if (!cx.float_only) laws_for<double>(gcx, rc, out);
+    rope_scaled_laws(gcx, rc, out);
     bool diagnose = false, any_ran = false;
     for (std::size_t i = before; i < out.size(); ++i) {
       if (out[i].verdict == "passed" || out[i].verdict == "failed") any_ran = true;
@@ -493,16 +496,19 @@ std::vector<law_result> rope_laws(const context& cx, json& sweep, json& diagnosi
       if (cx.only_law.empty()) {  // multi-axis: the same position on every axis
         sweep.push(sweep_for<float>(cx, rc));
         sweep.push(sweep_for<double>(cx, rc));
+        cx.units->sweep_units.insert(cx.units->sweep_units.end(), 2, gcx.group);
       }
       if (diagnose) {
         json dg = diagnose_rope(cx, rc);
         diagnosis.push(dg);
+        cx.units->diagnosis_units.push_back(gcx.group);
         if (const json* m = dg.find("message"))
           for (std::size_t i = before; i < out.size(); ++i)
             if (out[i].verdict == "failed" && out[i].diagnose)
               out[i].extra.set("diagnosis", *m);
       }
     }
+    cx.units->finished();
   }
   return out;
 }

@@ -16,6 +16,9 @@ namespace pv::claims {
 struct context {
   std::uint64_t seed = 1;
   const std::vector<property_result>* properties = nullptr;
+  /// A property the run did not run (a shard's, posverify/shard.h): runs it
+  /// (with the run's seed, as the whole run does); unset: nullptr.
+  std::function<const property_result*(const std::string&)> run_missing;
   const property_result* property(const std::string& id) const;
 };
 
@@ -74,7 +77,8 @@ void apply_proof_verdicts(claim_result& r);
 /// Runs every catalogued claim in catalogue order. A catalogued id with no
 /// registered function is reported as `fails` with the qualification
 /// "not implemented", so a gap cannot hide.
-std::vector<claim_result> run_all(const context& ctx);
+/// keep(i): whether to run the i-th claim of the catalogue (a shard runs some).
+std::vector<claim_result> run_all(const context& ctx, const std::function<bool(std::size_t)>& keep = {});
 
 /// Runs one claim and its proofs. A claim whose computation (or a proof of
 /// it) throws comes back as `fails`, its qualification naming the error, so

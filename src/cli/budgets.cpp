@@ -1,6 +1,7 @@
 // `posverify budgets`: the error budgets' command line (split out of
 // src/proofs/budgets.cpp).
 #include "cli/options.h"
+#include "posverify/progress.h"
 #include "posverify/report.h"  // write_files_atomic
 #include "proofs/budgets.h"
 
@@ -42,7 +43,9 @@ int cmd_budgets(const std::vector<std::string>& args) {
     return ok ? 0 : 1;
   }
   make_out_dir(out_dir, "--out");
-  const auto rows = run_budgets(seed, cases);
+  progress bar("budgets", "groups of rows", budget_groups);
+  const auto rows = run_budgets(seed, cases, 1, 0, [&bar] { bar.step(); });
+  bar.finish();
   const std::string json_text = budgets_to_json(rows, seed, cases).dump();
   const std::string md = budgets_to_markdown(rows, seed, cases);
   write_files_atomic({{out_dir + "/error_budgets.json", json_text}, {out_dir + "/error_budgets.md", md}});

@@ -14,6 +14,7 @@ namespace pv::cli {
 int cmd_verify(const std::vector<std::string>& args);
 int cmd_replay(const std::vector<std::string>& args);
 int cmd_list();
+int cmd_merge(const std::vector<std::string>& args);
 
 /// One property's result line (and its counterexample and replay when it failed).
 void print_property(const property_result& r, std::ostream& os);

@@ -32,6 +32,8 @@ std::string usage() {
          "                       built-in implementations: error_budgets.md and .json\n"
          "  check --impl LIB.so  run the laws on a user's implementation\n"
          "                       (`posverify check --help` lists its options)\n"
+         "  merge OUT SHARD.json...  join the reports of the shards of one check or\n"
+         "                       verify run (--shard K/N) into the whole run's report\n"
          "\n"
          "options of verify:\n" +
          pv::cli::options_help(pv::cli::verify_options(scratch)) +
@@ -51,6 +53,7 @@ int main(int argc, char** argv) {
     std::vector<std::string> rest(args.begin() + 1, args.end());
     // `check` has options of its own and prints them for --help.
     if (cmd == "check") return cmd_check(rest);
+    if (cmd == "merge") return pv::cli::cmd_merge(rest);
     for (const auto& a : args)
       if (a == "--help" || a == "-h" || a == "help") {
         std::cout << usage();

@@ -3,11 +3,16 @@
 #include "claims/registry.h"
 #include "cli/commands.h"
 #include "cli/verify_args.h"
+#include "posverify/junit.h"
+#include "posverify/progress.h"
 #include "posverify/report.h"
 #include "posverify/scalar.h"
+#include "posverify/shard.h"
 #include "properties/runner.h"
 
+#include <deque>
 #include <iostream>
+#include <memory>
 
 namespace pv::cli {
 
@@ -27,6 +32,14 @@ int cmd_verify(const std::vector<std::string>& args) {
   const pv::prop::run_options& opt = va.run;
   const std::string& only = va.only;
   pv::ref::set_precision_bits(va.precision_bits);
+  shard::spec sh;  // the units: the properties in registry order, then the claims in catalogue order
+  try {
+    if (va.shard_given && (va.fault_matrix || !only.empty()))
+      throw usage_error(std::string("--shard: not with ") + (va.fault_matrix ? "--fault-matrix" : "--property"));
+    if (va.shard_given || (!va.fault_matrix && only.empty())) sh = shard::resolve(va.shard, va.shard_given);
+  } catch (const std::invalid_argument& e) {
+    throw usage_error(e.what());
+  }
 
   if (!only.empty()) {
     const auto* p = pv::prop::find_property(only);
@@ -45,27 +58,60 @@ int cmd_verify(const std::vector<std::string>& args) {
   rep.version = POSVERIFY_VERSION;
   rep.precision_bits = pv::ref::precision_bits();
   rep.seed = std::to_string(opt.seed);
+  const long n_props = long(pv::prop::registry().size()), n_units = n_props + long(pv::claims::catalogue().size());
+  long mine = 0;
+  for (long u = 0; u < n_units; ++u) mine += sh.mine(u);
+  progress bar("verify", "properties and claims", mine);
+  std::vector<long> prop_units, claim_units;
   bool ok = true;
-  std::cout << "properties (" << opt.cases << " cases each, seed " << opt.seed << "):\n";
-  for (const auto& p : pv::prop::registry()) {
-    auto r = pv::prop::run_property(p, opt);
+  bar.clear();
+  std::cout << "properties (" << opt.cases << " cases each, seed " << opt.seed
+            << (sh.sharded() ? ", shard " + sh.text() : std::string()) << "):" << std::endl;
+  bar.step(0);
+  for (long i = 0; i < n_props; ++i) {
+    if (!sh.mine(i)) continue;
+    auto r = pv::prop::run_property(pv::prop::registry()[std::size_t(i)], opt);
+    bar.clear();  // the result line, then the progress line again
+    std::cout << std::flush;
     print_property(r, std::cout);
+    std::cout << std::flush;
     ok = ok && r.verdict == "passed";
     rep.properties.push_back(std::move(r));
+    prop_units.push_back(i);
+    bar.step();
   }
   pv::claims::context ctx;
   ctx.seed = opt.seed;
   ctx.properties = &rep.properties;
-  rep.claims = pv::claims::run_all(ctx);
+  std::deque<property_result> others;  // a claim backed by another shard's property runs it here
+  if (sh.sharded())
+    ctx.run_missing = [&](const std::string& id) -> const property_result* {
+      const auto* p = pv::prop::find_property(id);
+      if (!p) return nullptr;
+      others.push_back(pv::prop::run_property(*p, opt));
+      return &others.back();
+    };
+  rep.claims = pv::claims::run_all(ctx, [&](std::size_t i) {
+    if (!sh.mine(n_props + long(i))) return false;
+    claim_units.push_back(n_props + long(i));
+    bar.step();  // counted as it starts: the claims report nothing while they run
+    return true;
+  });
+  bar.finish();
   std::cout << "claims:\n";
   for (const auto& c : rep.claims) {
     bool good = c.result != pv::verdict::fails;
     ok = ok && good;
     std::cout << (good ? "  ok    " : "  FAIL  ") << c.id << "  " << pv::to_string(c.result) << "\n";
   }
-  pv::write_files_atomic(
-      {{out_dir + "/claims.json", pv::to_json(rep).dump()}, {out_dir + "/claims.md", pv::to_markdown(rep)}});
-  std::cout << "wrote " << out_dir << "/claims.json and " << out_dir << "/claims.md\n";
+  json j = pv::to_json(rep);
+  if (sh.sharded()) j.set("shard", shard::record(sh, n_units, {{"claims", claim_units}, {"properties", prop_units}}));
+  std::vector<std::pair<std::string, std::string>> files = {{out_dir + "/claims.json", j.dump()},
+                                                            {out_dir + "/claims.md", pv::to_markdown(rep)}};
+  if (!va.junit.empty()) files.emplace_back(va.junit, junit::of_report(j));
+  pv::write_files_atomic(files);
+  std::cout << "wrote " << out_dir << "/claims.json and " << out_dir << "/claims.md"
+            << (va.junit.empty() ? std::string() : " and " + va.junit) << "\n";
   return ok ? 0 : 1;
 }
 

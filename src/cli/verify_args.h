@@ -19,6 +19,9 @@ struct verify_args {
   unsigned precision_bits = ref::default_precision_bits;
   bool fault_matrix = false;  ///< --fault-matrix: every claim and property under every planted fault
   bool cases_given = false;
+  std::string shard;  ///< --shard K/N (posverify/shard.h)
+  bool shard_given = false;
+  std::string junit;  ///< --junit FILE: the result as JUnit XML too
 };
 
 /// The option table of `posverify verify`, writing into v.
@@ -42,6 +45,12 @@ inline option_table verify_options(verify_args& v) {
        "run every claim and property under every planted fault (--cases per property, default "
        "100); write fault_matrix.*",
        [&](const std::string&) { v.fault_matrix = true; }},
+      {"--shard", "K/N",
+       "run shard K of N (K from 1; default $GTEST_SHARD_INDEX + 1 of $GTEST_TOTAL_SHARDS): the "
+       "properties and claims split into N parts, joined by posverify merge (docs/scaling.md)",
+       [&](const std::string& x) { v.shard = x, v.shard_given = true; }},
+      {"--junit", "FILE", "also write the result as JUnit XML (one test case per claim and property)",
+       [&](const std::string& x) { v.junit = x; }},
   };
 }
 

@@ -226,18 +226,19 @@ void flux_law(std::uint64_t seed, std::uint64_t first, std::uint64_t cases, doub
 }  // namespace
 
 std::vector<budget_row> run_budgets(std::uint64_t seed, std::uint64_t cases, double bound_scale,
-                                    std::uint64_t first_case) {
+                                    std::uint64_t first_case, const std::function<void()>& step) {
   std::vector<budget_row> rows;
+  const auto done = [&] { if (step) step(); };
   for (auto red : {reduction::sequential, reduction::correctly_rounded}) {
-    attention_laws<double>(seed, first_case, cases, bound_scale, red, rows);
-    attention_laws<float>(seed, first_case, cases, bound_scale, red, rows);
+    attention_laws<double>(seed, first_case, cases, bound_scale, red, rows), done();
+    attention_laws<float>(seed, first_case, cases, bound_scale, red, rows), done();
   }
-  rope_laws<double>(seed, first_case, cases, bound_scale, rows);
-  rope_laws<float>(seed, first_case, cases, bound_scale, rows);
-  flux_law<double>(seed, first_case, cases, bound_scale, rows);
-  flux_law<float>(seed, first_case, cases, bound_scale, rows);
-  sinusoid_law<double>(seed, first_case, cases, bound_scale, rows);
-  sinusoid_law<float>(seed, first_case, cases, bound_scale, rows);
+  rope_laws<double>(seed, first_case, cases, bound_scale, rows), done();
+  rope_laws<float>(seed, first_case, cases, bound_scale, rows), done();
+  flux_law<double>(seed, first_case, cases, bound_scale, rows), done();
+  flux_law<float>(seed, first_case, cases, bound_scale, rows), done();
+  sinusoid_law<double>(seed, first_case, cases, bound_scale, rows), done();
+  sinusoid_law<float>(seed, first_case, cases, bound_scale, rows), done();
   return rows;
 }
 

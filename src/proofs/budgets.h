@@ -9,6 +9,7 @@
 #include "posverify/json.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -31,9 +32,11 @@ struct budget_row {
 /// first_case .. first_case + cases - 1 of `seed` (case i depends only on
 /// seed and i, so any case replays alone). `bound_scale` multiplies every
 /// bound (1 normally; a planted test shrinks it to show that an exceeded
-/// bound is caught).
+/// bound is caught). `step` is called after each of the budget_groups
+/// groups of rows (a law on one dtype and summation; the progress line).
+inline constexpr long budget_groups = 10;
 std::vector<budget_row> run_budgets(std::uint64_t seed, std::uint64_t cases, double bound_scale = 1,
-                                    std::uint64_t first_case = 0);
+                                    std::uint64_t first_case = 0, const std::function<void()>& step = {});
 
 json budgets_to_json(const std::vector<budget_row>& rows, std::uint64_t seed, std::uint64_t cases);
 std::string budgets_to_markdown(const std::vector<budget_row>& rows, std::uint64_t seed,

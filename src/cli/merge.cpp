@@ -1,0 +1,175 @@
+// posverify merge OUT SHARD.json...: joins the reports of the shards of one
+// `check` or `verify` run (posverify/shard.h) into the single run's report,
+// JSON and Markdown (and JUnit XML with --junit), written atomically.
+#include "check/check_report.h"
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "posverify/json_read.h"
+#include "posverify/junit.h"
+#include "posverify/report.h"
+#include "posverify/scalar.h"
+#include "posverify/shard.h"
+
+#include <fstream>
+#include <map>
+#include <optional>
+#include <iostream>
+#include <set>
+#include <sstream>
+
+namespace pv::cli {
+namespace {
+
+std::string usage() {
+  return "usage: posverify merge OUT SHARD.json...\n"
+         "       posverify merge --out OUT SHARD.json...\n"
+         "\n"
+         "Joins the JSON reports of the shards of one run (check --shard K/N, verify --shard K/N,\n"
+         "or GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS) into the report the whole run writes: OUT.json\n"
+         "and OUT.md when OUT ends in .json, else OUT/<the shards' file name>. Refuses shards of\n"
+         "different runs (seed, options, version, implementation), a shard given twice and a\n"
+         "missing shard.\n"
+         "\n" +
+         options_help({{"--out", "OUT", "the merged report (a .json file, or a folder)", nullptr},
+                       {"--junit", "FILE", "also write the merged result as JUnit XML", nullptr}}) +
+         "\n"
+         "exit codes: 0 the merged run holds; 1 it has a failure; 2 bad usage or shards that\n"
+         "do not make one run.\n";
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw std::runtime_error(path + ": cannot be read");
+  std::ostringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+const json& need(const json& o, const char* key) { return json_read::need(o, key, "verify"); }
+using json_read::text;
+
+std::optional<std::string> optional_text(const json& o, const char* key) {
+  const json* v = o.find(key);
+  if (!v || v->is_null()) return std::nullopt;
+  return v->as_string();
+}
+
+/// A verify report read back from its JSON (report.cpp's to_json).
+report report_of_json(const json& j) {
+  report r;
+  r.version = text(j, "version");
+  r.precision_bits = unsigned(need(j, "precision_bits").as_integer());
+  r.seed = text(j, "seed");
+  static const std::set<std::string> claim_keys = {"id", "section", "checked", "verdict", "values", "printed",
+                                                   "qualification"};
+  for (const auto& [k, c] : need(j, "claims").items()) {
+    claim_result cr;
+    cr.id = text(c, "id");
+    cr.section = text(c, "section");
+    cr.checked = text(c, "checked");
+    for (verdict v : {verdict::holds, verdict::holds_qualified, verdict::fails, verdict::not_checkable})
+      if (text(c, "verdict") == to_string(v)) cr.result = v;
+    cr.values = need(c, "values");
+    cr.printed = need(c, "printed");
+    cr.qualification = optional_text(c, "qualification");
+    for (const auto& [key, v] : c.items())
+      if (!claim_keys.count(key)) cr.extra.set(key, v);
+    r.claims.push_back(std::move(cr));
+  }
+  static const std::set<std::string> prop_keys = {"id", "law", "tolerance", "verdict", "cases", "seed",
+                                                  "counterexample", "replay"};
+  for (const auto& [k, p] : need(j, "properties").items()) {
+    property_result pr;
+    pr.id = text(p, "id");
+    pr.law = text(p, "law");
+    pr.tolerance = text(p, "tolerance");
+    pr.verdict = text(p, "verdict");
+    pr.cases = int(need(p, "cases").as_integer());
+    pr.seed = text(p, "seed");
+    pr.counterexample = optional_text(p, "counterexample");
+    pr.replay = optional_text(p, "replay");
+    for (const auto& [key, v] : p.items())
+      if (!prop_keys.count(key)) pr.extra.set(key, v);
+    r.properties.push_back(std::move(pr));
+  }
+  return r;
+}
+
+}  // namespace
+
+int cmd_merge(const std::vector<std::string>& args) {
+  for (const auto& a : args)
+    if (a == "--help" || a == "-h") {
+      std::cout << usage();
+      return 0;
+    }
+  std::string out, junit_file;
+  std::vector<std::string> files;
+  try {
+    parse_options("merge",
+                  {{"--out", "OUT", "", [&](const std::string& v) { out = v; }},
+                   {"--junit", "FILE", "", [&](const std::string& v) { junit_file = v; }}},
+                  args, &files);
+    if (out.empty() && !files.empty()) out = files.front(), files.erase(files.begin());
+    if (out.empty()) throw usage_error("merge: OUT (or --out OUT) is required");
+    if (files.empty()) throw usage_error("merge: no shard reports given (posverify merge OUT SHARD.json...)");
+  } catch (const usage_error& e) {
+    std::cerr << "posverify: " << e.what() << "\n\n" << usage();
+    return 2;
+  }
+  try {
+    std::vector<std::pair<std::string, json>> shards;
+    for (const auto& f : files) {
+      try {
+        shards.emplace_back(f, json::parse(slurp(f)));
+      } catch (const std::runtime_error& e) {
+        throw std::runtime_error(std::string(e.what()).rfind(f, 0) == 0 ? e.what() : f + ": " + e.what());
+      }
+    }
+    const json& first = shards.front().second;
+    const bool is_check = first.find("laws") != nullptr;
+    if (!is_check && !first.find("claims"))
+      throw std::runtime_error(files.front() + ": neither a check report (\"laws\") nor a verify report (\"claims\")");
+    json merged = shard::merge(shards, is_check ? std::vector<std::string>{"laws", "sweep", "diagnosis"}
+                                                : std::vector<std::string>{"claims", "properties"});
+    if (const json* bits = merged.find("precision_bits")) ref::set_precision_bits(unsigned(bits->as_integer()));
+    bool ok = true;
+    std::string md;
+    if (is_check) {
+      std::map<std::string, int> count;  // the summary, as check.cpp's report_json counts it
+      for (const auto& kv : merged.find("laws")->items()) {
+        const std::string v = kv.second.find("verdict")->as_string();
+        count[v]++;
+        ok = ok && v != "failed" && v != "insufficient";
+      }
+      json sum = json::object();
+      for (const auto& kv : count) sum.set(kv.first, json::integer(kv.second));
+      merged.set("summary", sum);
+      if (const json* regs = merged.find("regressions")) ok = ok && regs->size() == 0;
+      md = check::markdown_of_json(merged);
+    } else {
+      const report r = report_of_json(merged);
+      for (const auto& c : r.claims) ok = ok && c.result != verdict::fails;
+      for (const auto& p : r.properties) ok = ok && p.verdict == "passed";
+      md = to_markdown(r);
+    }
+    std::string json_path = out;
+    if (out.size() < 5 || out.compare(out.size() - 5, 5, ".json") != 0) {
+      make_out_dir(out, "merge OUT");
+      const std::string& f = files.front();
+      json_path = out + "/" + f.substr(f.find_last_of('/') + 1);
+    }
+    const std::string md_path = json_path.substr(0, json_path.size() - 5) + ".md";
+    std::vector<std::pair<std::string, std::string>> w = {{json_path, merged.dump()}, {md_path, md}};
+    if (!junit_file.empty()) w.emplace_back(junit_file, junit::of_report(merged));
+    write_files_atomic(w);
+    std::cout << "merged " << shards.size() << " shard" << (shards.size() == 1 ? "" : "s") << " into " << json_path
+              << " and " << md_path << (junit_file.empty() ? std::string() : " and " + junit_file) << "\n";
+    return ok ? 0 : 1;
+  } catch (const std::exception& e) {
+    std::cerr << "posverify merge: " << e.what() << "\n";
+    return 2;
+  }
+}
+
+}  // namespace pv::cli

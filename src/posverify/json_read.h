@@ -1,0 +1,26 @@
+// Reading a report back from its JSON (posverify merge, JUnit): a field that
+// must be there, and a text field that may be null or absent.
+#pragma once
+
+#include "posverify/json.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace pv::json_read {
+
+/// o[key]; throws std::runtime_error "the <what> report has no "key"".
+inline const json& need(const json& o, const char* key, const char* what = "") {
+  const json* v = o.find(key);
+  if (!v) throw std::runtime_error(std::string("the ") + what + (*what ? " " : "") + "report has no \"" + key + "\"");
+  return *v;
+}
+
+/// The text of o[key] (a string, a number's text, a whole number), "" when
+/// absent or null.
+inline std::string text(const json& o, const char* key) {
+  const json* v = o.find(key);
+  return v && !v->is_null() ? number_text(*v) : std::string();
+}
+
+}  // namespace pv::json_read
