@@ -5,7 +5,7 @@
 file(GLOB POSVERIFY_CHECK_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/src/check/*.cpp)
 add_library(posverify_check STATIC ${POSVERIFY_CHECK_SOURCES})
 target_include_directories(posverify_check PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/include)
-target_link_libraries(posverify_check PUBLIC posverify_core ${CMAKE_DL_LIBS})
+target_link_libraries(posverify_check PUBLIC posverify_core posverify_fast ${CMAKE_DL_LIBS})
 target_compile_options(posverify_check PRIVATE ${POSVERIFY_WARNINGS})
 target_link_libraries(posverify PRIVATE posverify_check)
 

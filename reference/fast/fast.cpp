@@ -12,6 +12,8 @@
 #include <initializer_list>
 #include <stdexcept>
 #include <string>
+#include <exception>
+#include <mutex>
 #include <thread>
 
 namespace pv::fast {
@@ -124,18 +126,32 @@ template <class F>
 void parallel_rows(std::size_t n, unsigned threads, F body) {
   std::atomic<std::size_t> next{0};
   const std::size_t chunk = std::max<std::size_t>(1, n / (16 * threads));
+  // the first exception of any thread (a refused input) stops the others
+  // and is rethrown to the caller once every thread has joined
+  std::exception_ptr error;
+  std::mutex error_mutex;
   auto work = [&] {
-    for (;;) {
-      std::size_t b = next.fetch_add(chunk);
-      if (b >= n) return;
-      for (std::size_t i = b; i < std::min(n, b + chunk); ++i) body(i);
+    try {
+      for (;;) {
+        std::size_t b = next.fetch_add(chunk);
+        if (b >= n) return;
+        for (std::size_t i = b; i < std::min(n, b + chunk); ++i) body(i);
+      }
+    } catch (...) {
+      next.store(n);
+      std::lock_guard<std::mutex> lock(error_mutex);
+      if (!error) error = std::current_exception();
     }
   };
-  if (threads <= 1) return work();
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
-  work();
-  for (auto& th : pool) th.join();
+  if (threads <= 1) {
+    work();
+  } else {
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
+    work();
+    for (auto& th : pool) th.join();
+  }
+  if (error) std::rethrow_exception(error);
 }
 
 void require_finite(const double* x, std::size_t n, const char* what) {

@@ -73,17 +73,7 @@ std::string describe(const perm_case<T>& pc) {
 
 template <class T>
 call make_call(const matrix<T>& q, const matrix<T>& k, const matrix<T>& v) {
-  call c;
-  c.kind = op::attention;
-  c.t = dtype_of<T>();
-  c.a = to_bytes(q);
-  c.b = to_bytes(k);
-  c.c = to_bytes(v);
-  c.n_q = static_cast<std::int64_t>(q.rows);
-  c.n_k = static_cast<std::int64_t>(k.rows);
-  c.d = static_cast<std::int64_t>(q.cols);
-  c.d_v = static_cast<std::int64_t>(v.cols);
-  return c;
+  return attention_call(q, k, v);
 }
 
 /// Generates the cases of a permutation law, permuting the query rows

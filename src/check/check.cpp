@@ -6,6 +6,7 @@
 #include "check/law.h"
 #include "check/process_impl.h"
 #include "check/sandbox.h"
+#include "check/shapes.h"
 #include "cli/options.h"
 #include "posverify/junit.h"
 #include "posverify/progress.h"
@@ -141,6 +142,29 @@ cli::option_table check_options(check_args& a) {
        "in that format, float32 accumulation) or float16-accumulation; the laws use that format's "
        "unit roundoff (docs/check.md)",
        accuracy},
+      {"--profile", "NAME",
+       "the shapes of attention.shapes: quick (default; 17 shapes on the tile boundaries of n_k, head dims "
+       "32-256, d != d_v, n_q = 1, random and structured inputs) or models (quick plus a decoding step "
+       "1x4096, 256x2048 and one FLUX.1 head of 4608 tokens with its 3-axis RoPE per dtype); docs/check.md",
+       [&](const std::string& v) {
+         try {
+           check_profile(v);
+         } catch (const std::invalid_argument& e) {
+           throw usage_error(e.what());
+         }
+         cx.profile = v, cx.profile_given = true;
+       }},
+      {"--shape", "NQxNKxDxDV",
+       "an attention shape of your own for attention.shapes, e.g. 1x4096x128x128 (repeatable; runs in "
+       "place of the profile's shapes unless --profile is given)",
+       [&](const std::string& v) {
+         try {
+           parse_shape(v);
+         } catch (const std::invalid_argument& e) {
+           throw usage_error(e.what());
+         }
+         cx.shapes.push_back(v);
+       }},
       {"--law", "ID", "run only the laws whose id starts with ID", [&](const std::string& v) { cx.only_law = v; }},
       {"--case", "K", "run only case K (with --law: replays a failure)",
        [&](const std::string& v) { cx.only_case = int(parse_u64("--case", v, 0, 1000000)); }},

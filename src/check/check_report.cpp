@@ -5,6 +5,7 @@
 
 #include "check/law.h"
 #include "check/sandbox.h"
+#include "check/shapes.h"
 #include "cli/options.h"
 #include "posverify/report.h"
 #include "posverify/shard.h"
@@ -178,6 +179,7 @@ std::string report_md(const context& cx, const run_output& o, const json& regres
       md += "\n";
     }
   }
+  md += shapes_markdown(o.laws);
   md += "\nTolerance rules:\n\n";
   std::set<std::string> seen;
   for (const auto& r : o.laws)

@@ -4,6 +4,7 @@
 
 #include "check/law.h"
 #include "check/sandbox.h"
+#include "check/shapes.h"
 #include "cli/options.h"
 #include "posverify/report.h"
 #include "posverify/shard.h"
@@ -21,6 +22,7 @@ void run_laws(const context& cx, run_output& o) {
   json sweep = json::array(), diagnosis = json::array();
   if (cx.lib.has_attention)
     for (auto& r : attention_laws(cx)) o.laws.push_back(std::move(r));
+  for (auto& r : shape_laws(cx)) o.laws.push_back(std::move(r));  // issue 8: shapes.h
   if (cx.lib.has_rope)
     for (auto& r : rope_laws(cx, sweep, diagnosis)) o.laws.push_back(std::move(r));
   if (cx.lib.has_sinusoid)

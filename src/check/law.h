@@ -82,6 +82,9 @@ struct context {
   /// `accuracy` at least that format's; PV_F32 otherwise.
   pv_dtype wire = PV_F32;
   bool float_only = false;  ///< run the float32 laws only (the 16-bit runs)
+  std::string profile = "quick";  ///< the shapes of attention.shapes (shapes.h): quick | models
+  bool profile_given = false;     ///< --profile was given
+  std::vector<std::string> shapes;  ///< --shape NQxNKxDxDV (repeatable)
 };
 
 /// The unit roundoff the laws use for dtype T: T's own, or that of a coarser
@@ -227,6 +230,22 @@ class law_run {
 std::vector<law_result> attention_laws(const context& cx);
 std::vector<law_result> rope_laws(const context& cx, json& sweep, json& diagnosis);
 std::vector<law_result> sinusoid_laws(const context& cx);
+
+/// One attention() call on q, k, v.
+template <class T>
+call attention_call(const matrix<T>& q, const matrix<T>& k, const matrix<T>& v) {
+  call c;
+  c.kind = op::attention;
+  c.t = dtype_of<T>();
+  c.a = to_bytes(q);
+  c.b = to_bytes(k);
+  c.c = to_bytes(v);
+  c.n_q = static_cast<std::int64_t>(q.rows);
+  c.n_k = static_cast<std::int64_t>(k.rows);
+  c.d = static_cast<std::int64_t>(q.cols);
+  c.d_v = static_cast<std::int64_t>(v.cols);
+  return c;
+}
 
 /// Lossless text of a vector of positions.
 std::string positions_text(const std::vector<double>& p, std::size_t per_row);

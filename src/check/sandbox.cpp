@@ -377,6 +377,12 @@ struct child_proc {
   child_proc& operator=(const child_proc&) = delete;
   ~child_proc() { finish(); }
 
+  /// Waits for the child and records its peak resident set.
+  void reap() {
+    rusage ru{};
+    if (::wait4(pid, &ws, 0, &ru) == pid) stats().last_peak_rss_kib = ru.ru_maxrss;
+  }
+
   void kill_group() const {
     if (pid > 0 && ::kill(-pid, SIGKILL) != 0) ::kill(pid, SIGKILL);
   }
@@ -389,7 +395,7 @@ struct child_proc {
     siginfo_t si{};
     if (::waitid(P_PID, id_t(pid), &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid) {
       kill_group();
-      ::waitpid(pid, &ws, 0);
+      reap();
       dead = true;
     }
     return dead;
@@ -488,7 +494,7 @@ struct child_proc {
     if (pid > 0) {
       if (!dead) {
         kill_group();
-        ::waitpid(pid, &ws, 0);
+        reap();
         dead = true;
       }
       unregister_child(pid);
@@ -668,6 +674,19 @@ std::size_t call::out_bytes() const {
   return 0;
 }
 
+double call::work() const {
+  switch (kind) {
+    case op::attention: return double(n_q) * double(n_k) * double(d + d_v);
+    case op::rope: return double(a.size() / std::max<std::size_t>(1, elem_size(t)));
+    case op::sinusoid: return double(n) * double(d);
+  }
+  return 0;
+}
+
+long call_timeout_ms(const call& c, const runner_options& o) {
+  return o.timeout_ms + long(c.work() * kNsPerMadd * 1e-6);
+}
+
 impl_info probe_library(const std::string& given, int timeout_ms) {
   runner_options o;
   o.timeout_ms = timeout_ms;
@@ -767,8 +786,10 @@ std::vector<result> run_batch(const impl_info& lib, const std::vector<call>& cal
     ensure_server(lib, o);
     if (spawn(c, o)) child_serve(lib.path, calls, next, o.memory_limit);
     bool fatal = false;
+    auto since = std::chrono::steady_clock::now();
     while (next < calls.size()) {
-      auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(o.timeout_ms);
+      const long limit_ms = call_timeout_ms(calls[next], o);
+      auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(limit_ms);
       wire_header h{};
       auto r = c.read_exact(&h, sizeof h, deadline);
       while (r == child_proc::rd::ok && h.magic == kMagic && h.st == kNoteEnomem) {
@@ -783,6 +804,8 @@ std::vector<result> run_batch(const impl_info& lib, const std::vector<call>& cal
       }
       result& R = res[next];
       ++stats().calls;
+      R.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+      since = std::chrono::steady_clock::now();
       if (r == child_proc::rd::ok && !ok_frame) {
         c.finish();
         R.st = status::garbled;
@@ -793,7 +816,7 @@ std::vector<result> run_batch(const impl_info& lib, const std::vector<call>& cal
       if (r == child_proc::rd::timeout) {
         c.finish();
         R.st = status::hung;
-        R.detail = "did not return within " + std::to_string(o.timeout_ms) + " ms (killed)" + aftermath(c, o, next);
+        R.detail = "did not return within " + std::to_string(limit_ms) + " ms (killed)" + aftermath(c, o, next);
         fatal = true;
         break;
       }

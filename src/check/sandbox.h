@@ -72,7 +72,18 @@ struct call {
   pv_rope_config cfg{};
   double base = 10000;
   std::size_t out_bytes() const;
+  /// Multiply-adds of the call (attention n_q n_k (d + d_v), RoPE and the
+  /// sinusoid one per entry): the per-call time limit grows with it.
+  double work() const;
 };
+
+/// The time limit of one call: runner_options::timeout_ms plus kNsPerMadd
+/// nanoseconds per multiply-add of the call (declared slack: 25 times the
+/// plain double implementation's 0.8 ns, reports/bench.md, for slow kernels
+/// and a shared machine).
+constexpr double kNsPerMadd = 20;
+struct runner_options;
+long call_timeout_ms(const call& c, const runner_options& o);
 
 enum class status {
   ok,            ///< returned 0; output checked
@@ -93,6 +104,9 @@ struct result {
   int rc = 0;
   std::string detail;              ///< the cause, in words
   std::vector<unsigned char> out;  ///< output bytes (rope: the rotated x)
+  /// Wall time from the previous result of the batch (or the start of the
+  /// child, for the first call: fork and dlopen included) to this one.
+  double seconds = 0;
 };
 
 /// The descriptor a child writes its results to (everything else from 3 up
@@ -133,6 +147,9 @@ bool write_all(int fd, const void* p, std::size_t n);
 /// Counters of the children forked so far (for the report).
 struct runner_stats {
   long children = 0, calls = 0;
+  /// Peak resident set (ru_maxrss, KiB) of the last child reaped: its own
+  /// pages and those it shares with posverify since the fork (the inputs).
+  long last_peak_rss_kib = 0;
 };
 runner_stats& stats();
 

@@ -267,7 +267,7 @@ TEST(CheckMutation, EveryMutantIsCaught) {
         "attention.convex_hull", "attention.score_shift", "rope.reference", "rope.identity_at_zero",
         "rope.norm_preservation", "rope.shift_invariance", "rope.composition", "rope.attention_translation",
         "rope.flux.text_ids_identity", "rope.flux.per_axis_shift", "rope.flux.same_row_col",
-        "rope.flux.nonsquare_grid", "sinusoid.reference", "sinusoid.shift_map"})
+        "rope.flux.nonsquare_grid", "sinusoid.reference", "sinusoid.shift_map", "attention.shapes"})
     EXPECT_TRUE(all_failed.count(law)) << law << " caught no mutant";
   // and on numbers, not only through the sandbox
   const std::pair<const char*, const char*> numeric[] = {
@@ -280,7 +280,11 @@ TEST(CheckMutation, EveryMutantIsCaught) {
       {"rope_pos_bf16", "rope.attention_translation"},
       {"rope_pos_fp16", "rope.flux.same_row_col"},
       {"flux_axes_swapped", "rope.flux.nonsquare_grid"},
-      {"sin_half_exponent", "sinusoid.shift_map"}};
+      {"sin_half_exponent", "sinusoid.shift_map"},
+      {"size_drop_past_tile", "attention.shapes"},
+      {"size_partial_tile", "attention.shapes"},
+      {"size_no_rescale", "attention.shapes"},
+      {"size_split_weights", "attention.shapes"}};
   for (const auto& [m, law] : numeric) EXPECT_TRUE(failed_laws[m].count(law)) << m << " should fail " << law;
 }
 
