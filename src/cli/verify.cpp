@@ -6,6 +6,7 @@
 #include "posverify/report.h"
 #include "posverify/scalar.h"
 #include "properties/runner.h"
+#include "report/html.h"
 
 #include <iostream>
 
@@ -41,6 +42,7 @@ int cmd_verify(const std::vector<std::string>& args) {
   if (va.fault_matrix)
     return pv::claims::cmd_fault_matrix(out_dir, {opt.seed, va.cases_given ? opt.cases : 100});
 
+  pv::html::bundle();  // index.html needs the chart libraries: fail before the run, not after
   pv::report rep;
   rep.version = POSVERIFY_VERSION;
   rep.precision_bits = pv::ref::precision_bits();
@@ -63,9 +65,11 @@ int cmd_verify(const std::vector<std::string>& args) {
     ok = ok && good;
     std::cout << (good ? "  ok    " : "  FAIL  ") << c.id << "  " << pv::to_string(c.result) << "\n";
   }
-  pv::write_files_atomic(
-      {{out_dir + "/claims.json", pv::to_json(rep).dump()}, {out_dir + "/claims.md", pv::to_markdown(rep)}});
-  std::cout << "wrote " << out_dir << "/claims.json and " << out_dir << "/claims.md\n";
+  const json claims = pv::to_json(rep);
+  pv::write_files_atomic({{out_dir + "/claims.json", claims.dump()},
+                          {out_dir + "/claims.md", pv::to_markdown(rep)},
+                          {out_dir + "/index.html", index_page(out_dir, claims)}});
+  std::cout << "wrote " << out_dir << "/claims.json, claims.md and index.html\n";
   return ok ? 0 : 1;
 }
 
