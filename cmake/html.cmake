@@ -25,6 +25,14 @@ if(POSVERIFY_BUILD_TESTS)
   # The test itself can fail: broken copies of a page must each be reported.
   add_test(NAME html.browser_self_test COMMAND ${POSVERIFY_NODE}
            ${CMAKE_CURRENT_SOURCE_DIR}/tests/reports/html_browser.mjs self-test ${_html_out}/index.html)
+  # Without the libraries: exit 2, naming the command to run, nothing written.
+  add_test(NAME html.missing_libraries COMMAND ${CMAKE_COMMAND} -DPV=$<TARGET_FILE:posverify>
+           -DPLUGIN=$<TARGET_FILE:pv_builtin_plain_float> -DSRC=${CMAKE_CURRENT_SOURCE_DIR}
+           -DOUT=${CMAKE_CURRENT_BINARY_DIR}/html_missing -P ${CMAKE_CURRENT_SOURCE_DIR}/tests/reports/html_missing_libraries.cmake)
+  set_tests_properties(html.missing_libraries PROPERTIES LABELS html)
   set_tests_properties(html.browser html.browser_self_test PROPERTIES FIXTURES_REQUIRED html_pages LABELS html
                        TIMEOUT 300)
+endif()
+if(TARGET posverify_unit_test)
+  target_link_libraries(posverify_unit_test PRIVATE posverify_html)  # tests/report/html_test.cpp
 endif()

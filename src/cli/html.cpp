@@ -243,17 +243,22 @@ section ulps_section(const json& claims) {
 
 // ---- sections from the JSON reports ---------------------------------------
 
+/// Horizontal bars of `x` per law, one bar per `group` side by side, and the line at 1.
+json grouped_bars(const std::string& x, const std::string& x_title, const std::string& group) {
+  return spec(R"J({"width": 380, "height": {"step": 9},
+    "layer": [
+      {"mark": "bar",
+       "encoding": {"y": {"field": "law", "type": "nominal", "title": null, "sort": null},
+                    "x": {"field": ")J" + x + R"J(", "type": "quantitative", "title": ")J" + x_title + R"J("},
+                    "color": {"field": ")J" + group + R"J(", "type": "nominal"},
+                    "yOffset": {"field": ")J" + group + R"J(", "type": "nominal"}}},
+      {"mark": {"type": "rule", "color": "#b00", "strokeDash": [4, 3]}, "encoding": {"x": {"datum": 1}}}]})J");
+}
+
 section budgets_section(const json& b) {
   chart c{"budgets", "Largest error over its a-priori bound, per law and implementation",
           "Every bar below 1 (the dashed line): the measured error stays inside the derived bound.",
-          spec(R"J({"width": 380, "height": {"step": 9},
-            "layer": [
-              {"mark": "bar",
-               "encoding": {"y": {"field": "law", "type": "nominal", "title": null, "sort": null},
-                            "x": {"field": "max_over_bound", "type": "quantitative", "title": "max error / bound"},
-                            "color": {"field": "implementation", "type": "nominal"},
-                            "yOffset": {"field": "implementation", "type": "nominal"}}},
-              {"mark": {"type": "rule", "color": "#b00", "strokeDash": [4, 3]}, "encoding": {"x": {"datum": 1}}}]})J"),
+          grouped_bars("max_over_bound", "max error / bound", "implementation"),
           json::array(),
           {{"law", "law"}, {"implementation", "implementation"}, {"max_over_bound", "max / bound"},
            {"rms_over_bound", "rms / bound"}, {"max_ulps", "max ulps"}},
@@ -334,14 +339,7 @@ section fault_section(const json& f) {
 section panel_section(const json& pn) {
   chart c{"panel", "The panel of correct kernels: worst error / tolerance per law",
           "How close each correct implementation comes to a false alarm (1, dashed).",
-          spec(R"J({"width": 380, "height": {"step": 9},
-            "layer": [
-              {"mark": "bar",
-               "encoding": {"y": {"field": "law", "type": "nominal", "title": null},
-                            "x": {"field": "worst_ratio", "type": "quantitative", "title": "worst error / tolerance"},
-                            "color": {"field": "member", "type": "nominal"},
-                            "yOffset": {"field": "member", "type": "nominal"}}},
-              {"mark": {"type": "rule", "color": "#b00", "strokeDash": [4, 3]}, "encoding": {"x": {"datum": 1}}}]})J"),
+          grouped_bars("worst_ratio", "worst error / tolerance", "member"),
           json::array(), {{"member", "member"}, {"law", "law"}, {"worst_ratio", "worst error / tolerance"}, {"runs", "runs"}},
           {}};
   std::size_t i = 0;

@@ -2,6 +2,7 @@
 // (and per shape when the report has shapes), and the RoPE position sweep.
 #include "report/html.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace pv::html {
@@ -72,6 +73,29 @@ std::string check_page(const json& report, const std::string& json_file) {
       ++i;
     }
   }
+  // Failed laws can lie orders of magnitude above 1: the axis stops at 10 and
+  // clamps longer bars there (the table keeps every value).
+  double top = 1.05;
+  for (const auto& kv : per_law.rows.items())
+    top = std::max(top, std::min(10.0, std::strtod(number_text(*kv.second.find("ratio")).c_str(), nullptr) * 1.05));
+  json x = json::object();
+  x.set("domainMin", json::integer(0));
+  x.set("domainMax", num(top));
+  x.set("clamp", json::boolean(true));
+  // layer[0].encoding.x.scale: rebuilt, since json has no mutable lookup
+  json layers = json::array();
+  std::size_t li = 0;
+  for (const auto& lk : per_law.spec.find("layer")->items()) {
+    json layer = lk.second;
+    if (li++ == 0) {
+      json enc = *layer.find("encoding"), xe = *enc.find("x");
+      xe.set("scale", x);
+      enc.set("x", xe);
+      layer.set("encoding", enc);
+    }
+    layers.push(layer);
+  }
+  per_law.spec.set("layer", layers);
   if (has_shapes) per_law.columns.insert(per_law.columns.begin() + 1, {"shape", "shape"});
   laws.html_intro = "<p>Each law's worst case over the cases run, as the error divided by the tolerance the law "
                     "derives for that case (the dashed line is 1: above it the law fails). Laws without a "
