@@ -13,6 +13,7 @@
 #include "posverify/report.h"
 #include "posverify/shard.h"
 #include "posverify/text.h"
+#include "report/html.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -194,7 +195,7 @@ std::string check_usage() {
          "\n"
          "Runs the laws of attention, RoPE and the sinusoid on the implementation in LIB.so\n"
          "(a shared library exporting posverify_impl(), see posverify/impl.h), in a child\n"
-         "process, on every dtype it supports; writes <name>.md and <name>.json.\n"
+         "process, on every dtype it supports; writes <name>.md, <name>.json and <name>.html.\n"
          "\n" +
          cli::options_help(check_options(scratch)) +
          "\n"
@@ -252,6 +253,7 @@ int run(const std::vector<std::string>& args) {
     if (min_cases < 0) cx.min_cases = std::max(1, cx.cases / 4);
   }
   ensure_dir(out_dir);
+  html::bundle();  // <name>.html needs the chart libraries: fail before the run, not after
   try {
     cx.lib = probe_library(impl, cx.ro);
   } catch (const load_error& e) {
@@ -286,6 +288,7 @@ int run(const std::vector<std::string>& args) {
   json j = report_json(cx, o, regs);
   std::vector<std::pair<std::string, std::string>> files = {
       {out_dir + "/" + name + ".json", j.dump()}, {out_dir + "/" + name + ".md", report_md(cx, o, regs, baseline)}};
+  files.emplace_back(out_dir + "/" + name + ".html", html::check_page(j, name + ".json"));
   if (!save_baseline.empty()) files.emplace_back(save_baseline, j.dump());
   if (!a.junit.empty()) files.emplace_back(a.junit, junit::of_report(j));
   write_files_atomic(files);
@@ -304,7 +307,7 @@ int run(const std::vector<std::string>& args) {
               << "\n";
   }
   for (const auto& kv : regs.items()) std::cout << "  REGRESSION  " << kv.second.as_string() << "\n";
-  std::cout << "wrote " << out_dir << "/" << name << ".md and .json" << (a.junit.empty() ? "" : " and " + a.junit);
+  std::cout << "wrote " << out_dir << "/" << name << ".md, .json and .html" << (a.junit.empty() ? "" : " and " + a.junit);
   if (!save_baseline.empty()) std::cout << "; baseline " << save_baseline;
   char secs[32];
   std::snprintf(secs, sizeof secs, "%.1f", o.seconds);

@@ -30,6 +30,8 @@ std::string usage() {
          "  list                 list the claim and property ids\n"
          "  budgets [--out DIR] [--seed S] [--cases N] [--case I]  error budgets of the\n"
          "                       built-in implementations: error_budgets.md and .json\n"
+         "  html [--out DIR] [--check NAME.json]  index.html from the JSON reports of DIR\n"
+         "                       (or NAME.html beside a check report; docs/reports.md)\n"
          "  check --impl LIB.so  run the laws on a user's implementation\n"
          "                       (`posverify check --help` lists its options)\n"
          "  merge OUT SHARD.json...  join the reports of the shards of one check or\n"
@@ -62,6 +64,7 @@ int main(int argc, char** argv) {
     if (cmd == "verify") return pv::cli::cmd_verify(rest);
     if (cmd == "replay") return pv::cli::cmd_replay(rest);
     if (cmd == "list") return pv::cli::cmd_list();
+    if (cmd == "html") return pv::cli::cmd_html(rest);
     if (cmd == "budgets") return pv::proofs::cmd_budgets(rest);
     throw usage_error("unknown command '" + cmd + "'");
   } catch (const usage_error& e) {

@@ -9,6 +9,7 @@
 #include "posverify/scalar.h"
 #include "posverify/shard.h"
 #include "properties/runner.h"
+#include "report/html.h"
 
 #include <deque>
 #include <iostream>
@@ -54,6 +55,7 @@ int cmd_verify(const std::vector<std::string>& args) {
   if (va.fault_matrix)
     return pv::claims::cmd_fault_matrix(out_dir, {opt.seed, va.cases_given ? opt.cases : 100});
 
+  pv::html::bundle();  // index.html needs the chart libraries: fail before the run, not after
   pv::report rep;
   rep.version = POSVERIFY_VERSION;
   rep.precision_bits = pv::ref::precision_bits();
@@ -107,10 +109,11 @@ int cmd_verify(const std::vector<std::string>& args) {
   json j = pv::to_json(rep);
   if (sh.sharded()) j.set("shard", shard::record(sh, n_units, {{"claims", claim_units}, {"properties", prop_units}}));
   std::vector<std::pair<std::string, std::string>> files = {{out_dir + "/claims.json", j.dump()},
-                                                            {out_dir + "/claims.md", pv::to_markdown(rep)}};
+                                                            {out_dir + "/claims.md", pv::to_markdown(rep)},
+                                                            {out_dir + "/index.html", index_page(out_dir, j)}};
   if (!va.junit.empty()) files.emplace_back(va.junit, junit::of_report(j));
   pv::write_files_atomic(files);
-  std::cout << "wrote " << out_dir << "/claims.json and " << out_dir << "/claims.md"
+  std::cout << "wrote " << out_dir << "/claims.json, claims.md and index.html"
             << (va.junit.empty() ? std::string() : " and " + va.junit) << "\n";
   return ok ? 0 : 1;
 }

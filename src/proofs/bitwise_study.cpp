@@ -73,6 +73,20 @@ study_cell run_cell(reduction red, std::uint64_t seed, std::uint64_t inputs) {
 
 }  // namespace
 
+template <class T>
+std::vector<std::int64_t> ulps_per_order(reduction red) {
+  attention_options<T> o;
+  o.sum = red;
+  std::vector<std::int64_t> out;
+  for (const auto& perm : all_permutations(6)) out.push_back(max_ulps_of_order<T>(six_cell_input(), perm, o));
+  return out;
+}
+
+std::vector<std::int64_t> six_cell_ulps_per_order(bool float32, bool correctly_rounded) {
+  const auto red = correctly_rounded ? reduction::correctly_rounded : reduction::sequential;
+  return float32 ? ulps_per_order<float>(red) : ulps_per_order<double>(red);
+}
+
 std::vector<study_cell> bitwise_study(std::uint64_t seed, std::uint64_t inputs) {
   std::vector<study_cell> cells;
   for (auto red : {reduction::sequential, reduction::correctly_rounded}) {

@@ -40,4 +40,9 @@ std::vector<study_cell> bitwise_study(std::uint64_t seed, std::uint64_t inputs);
 
 json to_json(const std::vector<study_cell>& cells, std::uint64_t seed);
 
+/// The ulp distance of each of the 720 orders of the six-cell input (the
+/// study's six_cells_max_ulps_720_orders is their maximum), for the HTML
+/// report's histogram: float32 or float64, sequential or correctly rounded.
+std::vector<std::int64_t> six_cell_ulps_per_order(bool float32, bool correctly_rounded);
+
 }  // namespace pv::proofs
