@@ -60,16 +60,6 @@ json to_json(const report& r) {
   return j;
 }
 
-std::string markdown_cell(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '|') out += "\\|";
-    else if (c == '\n') out += "<br>";
-    else out += c;
-  }
-  return out;
-}
-
 namespace {
 
 std::string value_text(const json& v) {

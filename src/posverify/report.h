@@ -3,6 +3,7 @@
 #pragma once
 
 #include "json.h"
+#include "markdown.h"  // markdown_cell, md::
 
 #include <optional>
 #include <string>
@@ -48,8 +49,6 @@ struct report {
 
 json to_json(const report& r);
 
-/// s as one cell of a markdown table: '|' escaped as "\\|", newlines as <br>.
-std::string markdown_cell(const std::string& s);
 std::string to_markdown(const report& r);
 
 /// Writes `content` to `path` atomically: a temporary file in the same
