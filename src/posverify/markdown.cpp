@@ -121,8 +121,11 @@ std::string value(const json& v) {
     case json::kind::null: return "—";
     case json::kind::boolean: return v.as_bool() ? "yes" : "no";
     case json::kind::integer: return num(v.as_integer());
-    case json::kind::number:
-    case json::kind::string: return num(v.as_string());
+    case json::kind::number: return num(v.as_string());
+    case json::kind::string: {
+      const std::string n = num(v.as_string());
+      return n != v.as_string() || is_json_number(v.as_string()) ? n : prose(v.as_string());
+    }
     case json::kind::array: {
       std::string s = "[";
       for (std::size_t i = 0; i < v.items().size(); ++i) s += (i ? ", " : "") + value(v.items()[i].second);
@@ -185,6 +188,42 @@ std::string prose(const std::string& text) {
     i = j;
   }
   return out;
+}
+
+std::string wrap(const std::string& text, std::size_t width, const std::string& indent) {
+  // words, with code spans kept whole
+  std::vector<std::string> words;
+  std::string w;
+  bool code = false;
+  for (char c : text) {
+    if (c == '`') code = !code;
+    if ((c == ' ' || c == '\n') && !code) {
+      if (!w.empty()) words.push_back(w);
+      w.clear();
+    } else {
+      w += c;
+    }
+  }
+  if (!w.empty()) words.push_back(w);
+  auto starts_block = [](const std::string& x) {
+    if (x == "-" || x == "+" || x == "*" || x == ">" || x == "|" || x[0] == '#' || x[0] == '|' || x[0] == '>' ||
+        x[0] == '=' || x.rfind("---", 0) == 0 || x.rfind("```", 0) == 0)
+      return true;
+    std::size_t k = 0;
+    while (k < x.size() && is_digit(x[k])) ++k;
+    return k > 0 && k + 1 == x.size() && (x[k] == '.' || x[k] == ')');
+  };
+  std::string out, line;
+  for (const auto& word : words) {
+    if (!line.empty() && line.size() + 1 + word.size() > width && !starts_block(word)) {
+      out += line + "\n";
+      line = indent;
+    } else if (!line.empty() && line != indent) {
+      line += ' ';
+    }
+    line += word;
+  }
+  return out + line;
 }
 
 std::string heading(int level, const std::string& title) {

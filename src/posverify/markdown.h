@@ -38,7 +38,7 @@ inline std::string num(unsigned long long x) { return std::to_string(x); }
 
 /// A JSON value for a person: integers as integers, numbers (and strings that
 /// are numbers) through num(), booleans as yes/no, null as "—", arrays as
-/// "[a, b]", objects as "k = v; ...", other strings unchanged.
+/// "[a, b]", objects as "k = v; ...", other strings through prose().
 std::string value(const json& v);
 
 /// Free text (a finding, a qualification) with every long figure (more than
@@ -46,6 +46,13 @@ std::string value(const json& v);
 /// integers, short figures, identifiers (float32, v0.1.0) and code spans in
 /// backticks are left as they are. The JSON keeps the text with all digits.
 std::string prose(const std::string& text);
+
+/// A paragraph broken at spaces into lines of at most `width` characters
+/// (a longer word keeps its own line), continuation lines indented by
+/// `indent` (for a list item). A break never falls inside a code span, and
+/// never puts a word that Markdown would read as a list, heading, quote or
+/// table at the start of a line.
+std::string wrap(const std::string& text, std::size_t width = 100, const std::string& indent = "");
 
 /// "## title\n\n" for level 2.
 std::string heading(int level, const std::string& title);

@@ -23,6 +23,9 @@ struct claim_result {
   json printed = json::object();  ///< the chapter's own roundings, same names
   verdict result = verdict::fails;
   std::optional<std::string> qualification;  ///< stated when holds-qualified / not-checkable
+  /// The qualification in one sentence, for the report's opening ("at a
+  /// glance"); written to claims.json as "summary" only when set.
+  std::optional<std::string> summary;
   json extra = json::object();  ///< further fields (proofs, enclosures), merged into the record
 };
 

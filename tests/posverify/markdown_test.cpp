@@ -108,3 +108,18 @@ TEST(MarkdownTable, RowsStayOnOneLine) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(MarkdownWrap, BreaksAtSpacesButNotInCodeOrBeforeBlockSyntax) {
+  EXPECT_EQ(pv::md::wrap("aaa bbb ccc ddd", 7), "aaa bbb\nccc ddd");
+  EXPECT_EQ(pv::md::wrap("- aaa bbb ccc", 9, "  "), "- aaa bbb\n  ccc");
+  EXPECT_EQ(pv::md::wrap("aa `x y z` bb", 5), "aa\n`x y z`\nbb");  // a span stays whole
+  EXPECT_EQ(pv::md::wrap("aaa - bbb", 3), "aaa -\nbbb");           // "-" never starts a line
+  EXPECT_EQ(pv::md::wrap("aaa 12. bbb", 3), "aaa 12.\nbbb");      // nor "12."
+  EXPECT_EQ(pv::md::wrap("aaa #x", 3), "aaa #x");                  // nor a heading
+  EXPECT_EQ(pv::md::wrap("averyveryverylongword x", 5), "averyveryverylongword\nx");
+  EXPECT_EQ(pv::md::wrap("", 5), "");
+}
+
+}  // namespace
