@@ -51,7 +51,7 @@ PV_CLAIM("sinusoid.wavelengths", [](const context&) {
         " of 10000 * 2 pi for d = 512: 10000 * 2 pi is the bound (the next term of the "
         "sequence), not a wavelength that occurs";
     r.summary = "the wavelengths grow geometrically from 2 pi, but for d = 512 the longest is " +
-                fig(lambda.back(), 4) + "; the printed 10000 * 2 pi is the limit of the sequence, not a "
+                fig(lambda.back(), 3) + "; the printed 10000 * 2 pi is the limit of the sequence, not a "
                 "wavelength that occurs";
   } else {
     r.result = verdict::fails;

@@ -126,18 +126,18 @@ std::string nested_list(const json& v, int depth) {
   std::string s;
   if (v.type() == json::kind::object) {
     for (const auto& kv : v.items()) {
-      if (is_flat(kv.second)) s += pad + "- " + kv.first + ": " + shown(kv.second) + "\n";
+      if (is_flat(kv.second)) s += pad + md::wrap("- " + kv.first + ": " + shown(kv.second), 118 - pad.size(), pad + "  ") + "\n";
       else if (is_record_list(kv.second)) s += pad + "- " + kv.first + ":\n\n" + record_table(kv.second) + "\n";
       else s += pad + "- " + kv.first + ":\n" + nested_list(kv.second, depth + 1);
     }
   } else if (v.type() == json::kind::array && !is_flat(v)) {
     for (std::size_t i = 0; i < v.items().size(); ++i) {
       const json& item = v.items()[i].second;
-      if (is_flat(item)) s += pad + "- " + shown(item) + "\n";
+      if (is_flat(item)) s += pad + md::wrap("- " + shown(item), 118 - pad.size(), pad + "  ") + "\n";
       else s += pad + "- [" + std::to_string(i) + "]\n" + nested_list(item, depth + 1);
     }
   } else {
-    s += pad + "- " + shown(v) + "\n";
+    s += pad + md::wrap("- " + shown(v), 118 - pad.size(), pad + "  ") + "\n";
   }
   return s;
 }
@@ -188,7 +188,7 @@ std::string certificate_table(const json& cert) {
     t.row({"`" + kv.first + "`", markdown_cell(field_text(e, "printed")), markdown_cell(enclosure_text(e)),
            certificate_verdict(e), markdown_cell(how)});
   }
-  return (checks.empty() ? "" : "Each row checks " + checks + ".\n\n") + t.str();
+  return (checks.empty() ? "" : md::wrap("Each row checks " + checks + ".") + "\n\n") + t.str();
 }
 
 /// The printed numbers a certificate disproves, other than the readings the

@@ -118,3 +118,20 @@ TEST(ClaimsMarkdown, ProseLinesStayReadable) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(ClaimsMarkdown, NestedDetailsKeepTheirIndentWhenWrapped) {
+  auto r = sample();
+  json proof = json::object(), inner = json::object();
+  std::string longtext;
+  for (int i = 0; i < 40; ++i) longtext += "word" + std::to_string(i) + " ";
+  inner.set("why", json::string(longtext));
+  proof.set("exact", inner);
+  r.claims[0].extra.set("proof", proof);
+  const std::string md = pv::to_markdown(r);
+  EXPECT_NE(md.find("- exact:\n  - why: word0 word1"), std::string::npos) << md;
+  EXPECT_NE(md.find("\n    word"), std::string::npos) << md;  // continuation under its item
+}
+
+}  // namespace
