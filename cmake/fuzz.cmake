@@ -23,6 +23,7 @@ if(POSVERIFY_FUZZ)
   add_library(posverify_fuzz_inputs STATIC
     reference/mp.cpp
     src/posverify/json.cpp
+    src/posverify/markdown.cpp
     src/posverify/report.cpp
     src/cli/options.cpp
     src/check/baseline.cpp

@@ -77,7 +77,7 @@ int run_mutation(context& cx, const std::vector<std::string>& libs, const std::s
     rows.push(row);
     if (first) ++caught;
     md += "| " + text::markdown_code(name) + (acc == "dtype" ? "" : " (accuracy " + acc + ")") + " | " + (first ? "`" + first->id + "`" : std::string("**survived**")) + " | " +
-          (first ? std::to_string(first->cases) : "—") + " | " + markdown_cell(first ? first->finding : "—") + " | " +
+          (first ? std::to_string(first->cases) : "—") + " | " + markdown_cell(first ? md::prose(first->finding) : "—") + " | " +
           std::to_string(nfail) + " of " + std::to_string(o.laws.size()) + " | " + (also.empty() ? "—" : also) + " |\n";
     if (first)
       if (const json* dg = first->extra.find("diagnosis"))

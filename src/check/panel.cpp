@@ -35,7 +35,7 @@ int run_panel(context& cx, const std::vector<std::string>& libs, const std::stri
                    "largest error/tolerance of the law over every dtype, configuration, seed (" +
                    std::to_string(seeds) + " seeds from " + std::to_string(cx.seed) + ", " +
                    std::to_string(cx.cases) + " cases per law) and position range (--max-position";
-  for (double m : max_positions) md += " " + to_decimal(m);
+  for (double m : max_positions) md += " " + md::num(m);
   md += "): how close the rules run to a false alarm. Target: at most 0.5.\n\n";
   int false_alarms = 0, above_target = 0;
   const std::uint64_t seed0 = cx.seed;
@@ -91,8 +91,7 @@ int run_panel(context& cx, const std::vector<std::string>& libs, const std::stri
           "\n\n| law | runs | failed | worst error / tolerance | where |\n|---|---|---|---|---|\n";
     for (const auto& id : order) {
       const auto& w = per_law[id];
-      char q[32];
-      std::snprintf(q, sizeof q, "%.3g", w.ratio);
+      const std::string q = md::num(w.ratio);
       json l = json::object();
       l.set("law", json::string(id));
       l.set("runs", json::integer(w.runs));
@@ -112,7 +111,7 @@ int run_panel(context& cx, const std::vector<std::string>& libs, const std::stri
     false_alarms += int(failures.size());
     if (!failures.empty()) {
       md += "\nFalse alarms:\n\n";
-      for (const auto& f : failures) md += "- " + markdown_cell(f) + "\n";
+      for (const auto& f : failures) md += "- " + markdown_cell(md::prose(f)) + "\n";
     }
     md += "\n";
     std::cout << (failures.empty() ? "  passed  " : "  FALSE ALARM  ") << cx.lib.name << "\n";

@@ -106,6 +106,9 @@ PV_CLAIM("flux.axes", [](const context&) {
                       ", head dim " + std::to_string(head_dim) +
                       ", and leaves (0, 0, 0) unrotated; that FLUX.1 itself uses this split is "
                       "taken from ComfyUI's comfy/ldm/flux, whose code is not run here";
+    r.summary = "posverify's FLUX RoPE turns blocks of " + list(dims) +
+                " components as the chapter says; that FLUX.1 itself does so is taken from "
+                "ComfyUI's code, not run here";
   } else {
     r.result = verdict::fails;
     r.qualification = "measured blocks " + list(dims) + " starting at " + list(lo) + " (chapter " +

@@ -50,6 +50,9 @@ PV_CLAIM("sinusoid.wavelengths", [](const context&) {
         fig(lambda.back(), 12) + " = " + fig(lambda.back() / limit, 6) +
         " of 10000 * 2 pi for d = 512: 10000 * 2 pi is the bound (the next term of the "
         "sequence), not a wavelength that occurs";
+    r.summary = "the wavelengths grow geometrically from 2 pi, but for d = 512 the longest is " +
+                fig(lambda.back(), 3) + "; the printed 10000 * 2 pi is the limit of the sequence, not a "
+                "wavelength that occurs";
   } else {
     r.result = verdict::fails;
     r.qualification = std::string("geometric: ") + (geometric ? "yes" : "no") +
@@ -157,6 +160,7 @@ PV_CLAIM("sinusoid.learned-similar", [](const context&) {
       "an empirical result of the 2017 paper (learned position vectors trained on WMT "
       "translation gave nearly the same scores as the sinusoid); checking it needs that "
       "training run and data, which are outside the harness";
+  r.summary = "a training experiment of the 2017 paper; its model and data are outside the harness";
   return r;
 });
 

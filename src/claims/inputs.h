@@ -27,6 +27,19 @@ inline matrix<double> fixed_tokens(std::size_t n, std::size_t d, std::size_t sal
   return X;
 }
 
+/// The six cells of perm.six-cells, its bitwise study and its exhaustive
+/// proof (one input for all three, so their ulp counts agree): a one-row
+/// picture of 6 cells with 4 channels, six_cell_formula in double (one
+/// rounding, the division), cells i = 0..5, channels c = 0..3.
+inline constexpr const char* six_cell_formula = "x_ic = ((5i + 3c) mod 7)/4 - 3/4 + 1/(i + c + 3)";
+inline matrix<double> six_cell_input() {
+  matrix<double> X(6, 4);
+  for (std::size_t i = 0; i < 6; ++i)
+    for (std::size_t c = 0; c < 4; ++c)
+      X(i, c) = static_cast<double>((5 * i + 3 * c) % 7) / 4.0 - 0.75 + 1.0 / static_cast<double>(i + c + 3);
+  return X;
+}
+
 /// A fixed entry without short periods, for large inputs (thousands of
 /// tokens): the top byte of splitmix64 of (i, j, salt) as a signed multiple
 /// of 1/64 in [-2, 2), exact in float, double and hp.

@@ -50,6 +50,8 @@ PV_CLAIM("p6.sd-no-encoding", [](const context&) {
         "self-attention only moves its outputs with the tokens, in float64 to within " +
         fig(big.max_abs_diff) + " (reorder bound " + fig(big.max_bound) +
         "), and in mpfr (8 x 8 map) to " + fig(small.max_abs_diff);
+    r.summary = "checked through its consequence (at 4096 tokens attention only moves with the tokens); "
+                "ComfyUI's SpatialTransformer code itself was not inspected";
   } else {
     r.result = verdict::fails;
     r.qualification = "permutation law at 4096 tokens: diff " + fig(big.max_abs_diff) +
@@ -229,6 +231,9 @@ PV_CLAIM("p6.conv-position-unmeasured", [](const context&) {
         "generic kernel: " + per_k + ". At every k measured (1 .. " + std::to_string(ks.back()) +
         ") the band equals k and every deeper cell equals the centre: absolute position reaches "
         "exactly k cells in from the border (other kernels or a bias are not measured)";
+    r.summary = "true that the book does not measure it; measured here, absolute position reaches "
+                "exactly k cells in from the border for k = 1 .. " + std::to_string(ks.back()) +
+                " (one picture, one kernel)";
   } else {
     r.result = verdict::fails;
     r.qualification = std::string(within_receptive_field

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "json.h"
+#include "markdown.h"  // markdown_cell, md::
 
 #include <optional>
 #include <string>
@@ -22,6 +23,9 @@ struct claim_result {
   json printed = json::object();  ///< the chapter's own roundings, same names
   verdict result = verdict::fails;
   std::optional<std::string> qualification;  ///< stated when holds-qualified / not-checkable
+  /// The qualification in one sentence, for the report's opening ("at a
+  /// glance"); written to claims.json as "summary" only when set.
+  std::optional<std::string> summary;
   json extra = json::object();  ///< further fields (proofs, enclosures), merged into the record
 };
 
@@ -48,8 +52,6 @@ struct report {
 
 json to_json(const report& r);
 
-/// s as one cell of a markdown table: '|' escaped as "\\|", newlines as <br>.
-std::string markdown_cell(const std::string& s);
 std::string to_markdown(const report& r);
 
 /// Writes `content` to `path` atomically: a temporary file in the same

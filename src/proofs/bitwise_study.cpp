@@ -100,7 +100,7 @@ json to_json(const std::vector<study_cell>& cells, std::uint64_t seed) {
   json j = json::object();
   j.set("question", json::string("does attention(P X) equal P attention(X) bit for bit over all 720 "
                                  "orders of six cells (\"largest difference 0\")?"));
-  j.set("six_cell_input", json::string("x_ic = ((5i + 3c) mod 7)/4 - 3/4 + 1/(i + c + 3), 6 x 4"));
+  j.set("six_cell_input", json::string(std::string(claims::six_cell_formula) + ", 6 x 4"));
   j.set("random_inputs", json::string("6 x 4, entries k/2^19, k uniform in [-2^20, 2^20], "
                                       "splitmix64(seed, index); seed " + std::to_string(seed)));
   json rows = json::array();

@@ -76,8 +76,8 @@ std::string budgets_to_markdown(const std::vector<budget_row>& rows, std::uint64
         first = false;
       }
       s += "| " + r.impl + " | " + std::to_string(r.cases) + " | " + std::to_string(r.entries) + " | " +
-           fmt(r.max_ulps) + " | " + fmt(r.rms_ulps) + " | " + fmt(r.max_ratio) + " | " +
-           fmt(r.rms_ratio) + " | " + std::to_string(r.worst_case) + " | " +
+           md::num(r.max_ulps) + " | " + md::num(r.rms_ulps) + " | " + md::num(r.max_ratio) + " | " +
+           md::num(r.rms_ratio) + " | " + std::to_string(r.worst_case) + " | " +
            (r.within_bound ? "yes" : "**NO**") + " |\n";
     }
   }

@@ -167,6 +167,7 @@ json to_json(const certificate& c) {
   j.set("verdict", json::string(to_string(c.verdict)));
   j.set("expected", json::string(to_string(c.expected)));
   if (!c.expected_why.empty()) j.set("expected_why", json::string(c.expected_why));
+  if (c.rejected_reading) j.set("rejected_reading", json::boolean(true));
   j.set("checks", json::string(c.checks));
   j.set("rule", json::string(c.rule));
   j.set("formula", json::string(c.formula));

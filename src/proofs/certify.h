@@ -36,6 +36,9 @@ struct certificate {
   /// verdict makes the claim fail (claims/registry.cpp, proof_failures).
   cert_verdict expected = cert_verdict::proved;
   std::string expected_why;  ///< why a verdict other than proved is expected
+  /// Another reading of the chapter's formula, tried on purpose to show that
+  /// it does not give the printed figure (claims.md says "ruled out").
+  bool rejected_reading = false;
   /// What the certificate checks: the chapter's figure against an exact value
   /// computed in MPFI, independently of posverify's numerics (never the code).
   std::string checks = "the printed figure against an MPFI enclosure of the exact value; "
@@ -65,7 +68,7 @@ std::string lower_decimal(const interval& x, int digits = 40);
 std::string upper_decimal(const interval& x, int digits = 40);
 
 /// {"enclosure": [lo, hi], "printed", "rule", "verdict", "expected", "checks",
-/// "formula", "why"?, "expected_why"?}.
+/// "formula", "why"?, "expected_why"?, "rejected_reading"? (true when set)}.
 json to_json(const certificate& c);
 
 /// {name -> to_json(c)} for a list of certificates.

@@ -154,6 +154,7 @@ std::vector<certificate> additive() {
   }
   for (std::size_t i = 2; i < r.size(); ++i) {
     r[i].expected = cert_verdict::disproved;
+    r[i].rejected_reading = true;
     r[i].expected_why = "another reading of the formula, tried to show that only the chapter's "
                         "reading (content plus position) reproduces its figures";
   }

@@ -31,9 +31,9 @@ json prove_all_orders(const matrix<double>& X, const std::string& input_doc) {
 json six_cell_proof() {
   json j = json::object();
   j.set("six_cells", prove_all_orders(six_cell_input(),
-                                      "one-row picture, 6 cells x 4 channels, x_ic = ((5i + 3c) mod 7)/4 "
-                                      "- 3/4 + 1/(i + c + 3) in float64; self-attention, identity "
-                                      "projections, all 720 orders"));
+                                      "one-row picture, 6 cells x 4 channels, " +
+                                          std::string(claims::six_cell_formula) +
+                                          " in float64; self-attention, identity projections, all 720 orders"));
   j.set("p5_tokens", p5_orders_proof());
   return j;
 }

@@ -6,15 +6,6 @@
 
 namespace pv::proofs {
 
-matrix<double> six_cell_input() {
-  matrix<double> X(6, 4);
-  for (std::size_t i = 0; i < 6; ++i)
-    for (std::size_t c = 0; c < 4; ++c)
-      X(i, c) = static_cast<double>((5 * i + 3 * c) % 7) / 4.0 - 0.75 +
-                1.0 / static_cast<double>(i + c + 3);
-  return X;
-}
-
 matrix<double> p5_tokens() { return {{1.0, 0.0}, {0.0, 1.0}, {1.0, 1.0}}; }
 
 std::vector<permutation> all_permutations(std::size_t n) {

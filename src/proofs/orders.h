@@ -3,6 +3,7 @@
 // types (bit for bit, or measured in ulps).
 #pragma once
 
+#include "claims/inputs.h"  // six_cell_input
 #include "laws/permutation_equivariance.h"
 #include "posverify/error_bounds.h"
 #include "posverify/json.h"
@@ -16,10 +17,8 @@
 
 namespace pv::proofs {
 
-/// The documented six-cell input of the proofs: a one-row picture of 6 cells
-/// with 4 channels, x_ic = ((5i + 3c) mod 7)/4 - 3/4 + 1/(i + c + 3) in
-/// double (one rounding, the division), cells i = 0..5, channels c = 0..3.
-matrix<double> six_cell_input();
+/// The six-cell input, shared with the claim perm.six-cells (claims/inputs.h).
+using claims::six_cell_input;
 
 /// Problem 5's tokens a = (1, 0), b = (0, 1), c = (1, 1).
 matrix<double> p5_tokens();
