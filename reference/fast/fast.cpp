@@ -406,6 +406,12 @@ double angle_error(dd angle) {
 
 result rope(const double* x, const double* pos, std::size_t n, std::size_t head_dim,
             std::size_t n_axes, const std::vector<rope_pair>& pairs, unsigned threads) {
+  return rope_scaled(x, pos, n, head_dim, n_axes, pairs, hp(1), threads);
+}
+
+result rope_scaled(const double* x, const double* pos, std::size_t n, std::size_t head_dim,
+                   std::size_t n_axes, const std::vector<rope_pair>& pairs, const hp& scale,
+                   unsigned threads) {
   require_finite(x, n * head_dim, "X");
   require_finite(pos, n * n_axes, "positions");
   K();
@@ -415,6 +421,10 @@ result rope(const double* x, const double* pos, std::size_t n, std::size_t head_
       throw std::invalid_argument("fast rope: pair outside the head or the axes");
     speed.push_back(to_dd(p.speed));
   }
+  // The scale a, rounded once to a double-word (u^2 (1 + 2u) relative); 1 is exact.
+  const dd a = to_dd(scale);
+  const bool scaled = !(a.hi == 1 && a.lo == 0);
+  if (!std::isfinite(a.hi)) throw std::domain_error("fast rope: the scale is not finite");
   result r;
   r.rows = n, r.cols = head_dim;
   r.value.resize(n * head_dim);
@@ -435,12 +445,25 @@ result rope(const double* x, const double* pos, std::size_t n, std::size_t head_
           bound_slack;
       dd va = add(mul(c, xa), neg(mul(s, xb)));
       dd vb = add(mul(s, xa), mul(c, xb));
+      double ba = b, bb = b;
+      if (scaled) {
+        // section 5: |a v - a' v'| <= |a| b + (|v| + b) |a| (u^2 (1 + 2u)) and the
+        // double-word product adds mul_dw_dw_err u^2 of |a' v'|.
+        const double A = std::fabs(a.hi) * (1 + 0x1p-50);
+        auto grow = [&](double bound, dd v) {
+          return (A * bound + (std::fabs(v.hi) * (1 + 0x1p-50) + bound) * A *
+                                  (1.01 + mul_dw_dw_err * 1.01) * u2) *
+                 bound_slack;
+        };
+        ba = grow(b, va), bb = grow(b, vb);
+        va = mul(va, a), vb = mul(vb, a);
+      }
       r.value[row * head_dim + p.a] = va;
       r.value[row * head_dim + p.b] = vb;
-      r.bound[row * head_dim + p.a] = b;
-      r.bound[row * head_dim + p.b] = b;
-      r.relative[row * head_dim + p.a] = va.hi != 0 ? b / std::fabs(va.hi) : 0;
-      r.relative[row * head_dim + p.b] = vb.hi != 0 ? b / std::fabs(vb.hi) : 0;
+      r.bound[row * head_dim + p.a] = ba;
+      r.bound[row * head_dim + p.b] = bb;
+      r.relative[row * head_dim + p.a] = va.hi != 0 ? ba / std::fabs(va.hi) : 0;
+      r.relative[row * head_dim + p.b] = vb.hi != 0 ? bb / std::fabs(vb.hi) : 0;
     }
   });
   return r;

@@ -60,9 +60,16 @@ struct rope_pair {
   hp speed;
 };
 
-/// RoPE of the n rows of X (n x head_dim), positions n x n_axes.
+/// RoPE of the n rows of X (n x head_dim), positions n x n_axes. Components
+/// that no pair names pass through unchanged (partial rotary).
 result rope(const double* x, const double* pos, std::size_t n, std::size_t head_dim,
             std::size_t n_axes, const std::vector<rope_pair>& pairs, unsigned threads = 0);
+
+/// The same with every rotated component then multiplied by `scale` (YaRN's
+/// attention factor, `rope_layout::scale`; docs/fast_reference.md section 5).
+result rope_scaled(const double* x, const double* pos, std::size_t n, std::size_t head_dim,
+                   std::size_t n_axes, const std::vector<rope_pair>& pairs, const hp& scale,
+                   unsigned threads = 0);
 
 /// Sinusoid rows (sin(m w_i), cos(m w_i)) for every position m.
 result sinusoid(const std::vector<double>& positions, const std::vector<hp>& speeds,

@@ -13,4 +13,12 @@ inline std::vector<rope_pair> pairs_of(const rope_layout<hp>& L) {
   return r;
 }
 
+/// RoPE of the n rows of X by a posverify layout: its pairs, speeds and scale
+/// (the configurations of rope_scaling.h: partial rotary, M-RoPE, scaled
+/// speeds, YaRN's attention factor), positions n x L.n_axes.
+inline result rope(const double* x, const double* pos, std::size_t n, const rope_layout<hp>& L,
+                   unsigned threads = 0) {
+  return rope_scaled(x, pos, n, L.head_dim, L.n_axes, pairs_of(L), L.scale, threads);
+}
+
 }  // namespace pv::fast

@@ -1,6 +1,7 @@
 // Problem 4: two friends on a carousel. Exact integer degrees mod 360, and
 // the same angles through RoPE in mpfr (atan2 of the rotated (1, 0)).
 #include "claims/carousel_printed.h"
+#include "claims/collision_search.h"
 #include "claims/common.h"
 
 namespace {
@@ -153,12 +154,6 @@ PV_CLAIM("carousel.c", [](const context&) {
   return r;
 });
 
-/// Distance of x (radians) to the nearest whole turn, in radians.
-double turn_gap(double x, double two_pi) {
-  double f = std::fmod(x, two_pi);
-  return std::min(f, two_pi - f);
-}
-
 PV_CLAIM("carousel.d", [](const context&) {
   auto r = make(
       "carousel.d",
@@ -170,40 +165,14 @@ PV_CLAIM("carousel.d", [](const context&) {
   auto wh = geometric_speeds<hp>(d, hp(10000));
   auto wd = geometric_speeds<double>(d, 10000.0);
   const hp slowest = 2 * ref::pi() / wh.back();
-  const double two_pi = 2 * std::numbers::pi;
   const double eps = 1.0 * std::numbers::pi / 180;
   const std::int64_t limit = 10000000;
-  std::int64_t first_hit = 0, best_d = 0;
-  double best = 1e9;
-  for (std::int64_t D = 1; D <= limit; ++D) {
-    const double dd = static_cast<double>(D);
-    double worst = 0;
-    std::size_t i = 0;
-    // The fastest pairs reject almost every D at once; stop as soon as the
-    // worst pair is already worse than both eps and the best so far.
-    for (; i < wd.size(); ++i) {
-      worst = std::max(worst, turn_gap(dd * wd[i], two_pi));
-      if (worst > best && worst > eps) break;
-    }
-    if (i < wd.size()) continue;
-    if (worst <= eps && first_hit == 0) first_hit = D;
-    if (worst < best) {
-      best = worst;
-      best_d = D;
-    }
-  }
+  const auto found = search_collision(wd, eps, limit);
+  const std::int64_t first_hit = found.first_hit, best_d = found.best_d;
   // A single speed for contrast: the fastest pair alone (1 rad per position).
-  std::int64_t single_hit = 0;
-  for (std::int64_t D = 1; D <= limit && single_hit == 0; ++D)
-    if (turn_gap(static_cast<double>(D) * wd[0], two_pi) <= eps) single_hit = D;
+  const std::int64_t single_hit = search_collision({wd[0]}, eps, limit, true).first_hit;
   // Confirm the closest approach in mpfr.
-  hp best_hp = 0;
-  for (const auto& w : wh) {
-    hp a = fmod(hp(static_cast<double>(best_d)) * w, 2 * ref::pi());
-    hp g = std::min(a, hp(2 * ref::pi() - a));
-    best_hp = std::max(best_hp, g);
-  }
-  hp best_deg = best_hp * 180 / ref::pi();
+  hp best_deg = worst_turn_gap_deg(wh, best_d);
   r.values.set("slowest_period_positions", dec(slowest));
   r.values.set("eps_deg", json::integer(1));
   r.values.set("search_limit", json::integer(limit));

@@ -5,6 +5,7 @@
 
 #include "posverify/attention.h"
 #include "posverify/rope.h"
+#include "posverify/rope_scaling.h"
 #include "posverify/sinusoid.h"
 
 #include <gtest/gtest.h>
@@ -217,12 +218,16 @@ void expect_rope_agrees(const rope_layout<hp>& L, const std::vector<std::vector<
   auto x = uniform(g, n * D);
   std::vector<double> flat;
   for (const auto& p : pos) flat.insert(flat.end(), p.begin(), p.end());
-  result f = rope(x.data(), flat.data(), n, D, L.n_axes, pairs_of(L), 2);
+  result f = rope(x.data(), flat.data(), n, L, 2);
   matrix<hp> ref = rope_apply(L, to_matrix(x, n, D), pos);
   double worst_rel = 0;
+  std::vector<bool> rotated(D, false);
+  for (const auto& p : L.pairs) rotated[p.a] = rotated[p.b] = true;
   for (std::size_t i = 0; i < ref.a.size(); ++i) {
     const double err = std::fabs(static_cast<double>(to_hp(f.value[i]) - ref.a[i]));
     EXPECT_LE(err, f.bound[i] + mpfr_slack) << "entry " << i;
+    // components no pair names (partial rotary) come back as given, bound 0
+    if (!rotated[i % D]) EXPECT_TRUE(f.value[i].hi == x[i] && f.value[i].lo == 0 && f.bound[i] == 0);
     worst_rel = std::max(worst_rel, f.bound[i]);
   }
   // |x| <= 1: the absolute bound is below 2^-80 up to angles of 2^20.
@@ -242,6 +247,66 @@ TEST_F(FastTier, RopeTextAndFluxAgreeWithMpfr) {
   grid.insert(grid.begin(), 3, std::vector<double>{0, 0, 0});
   grid.push_back({0, 63, 63});
   expect_rope_agrees(rope_flux<hp>(), grid, g);
+}
+
+// The RoPE configurations of current models (docs/rope-configs.md): one
+// scaled ladder per layout, partial rotary, M-RoPE sections, YaRN's attention
+// factor on every rotated component. The spellings are those of the presets
+// and of the examples; the MPFR layout is the same object.
+TEST_F(FastTier, RopeScaledConfigurationsAgreeWithMpfr) {
+  std::mt19937_64 g(13);
+  std::vector<double> p1{0, 1, 2, 7, 4095, 4096, 4097, 8191, 8192, 8193, 65535, 131071, 131072};
+  auto with = [](rope_scaling_kind k, double f, double lo, double hi, double L0, double L = 0) {
+    rope_scaling s;
+    s.kind = k, s.factor = f, s.low = lo, s.high = hi, s.original_length = L0, s.length = L;
+    return s;
+  };
+  const rope_scaling none{};
+  struct cfg {
+    std::size_t head_dim;
+    std::vector<std::size_t> sections;
+    double theta;
+    pairing p;
+    rope_scaling s;
+  };
+  const std::vector<cfg> cfgs{
+      {128, {128}, 500000, pairing::halves, with(rope_scaling_kind::llama3, 8, 1, 4, 8192)},
+      {128, {128}, 10000, pairing::halves, with(rope_scaling_kind::yarn, 16, 1, 32, 4096)},
+      {128, {128}, 10000, pairing::adjacent, with(rope_scaling_kind::linear, 4, 0, 0, 0)},
+      {128, {128}, 10000, pairing::halves, with(rope_scaling_kind::ntk, 4, 0, 0, 0)},
+      {128, {128}, 10000, pairing::halves, with(rope_scaling_kind::dynamic_ntk, 4, 0, 0, 4096, 16384)},
+      {80, {32}, 10000, pairing::halves, none},   // phi-2: partial(32)
+      {96, {24}, 10000, pairing::halves, none}};  // gpt-neox-20b: partial(24)
+  for (const auto& c : cfgs) {
+    auto L = rope_scaled_layout<hp>(c.head_dim, c.sections, hp(c.theta), c.p, c.s);
+    if (c.s.kind == rope_scaling_kind::yarn) {
+      EXPECT_GT(static_cast<double>(L.scale), 1.2);
+    }
+    expect_rope_agrees(L, positions_1d(p1), g);
+  }
+  // Qwen2-VL's M-RoPE: one ladder over 128 components in sections of 16, 24, 24 pairs,
+  // positions (t, h, w) with text tokens at (t, t, t).
+  auto M = rope_scaled_layout<hp>(128, {32, 48, 48}, hp(1000000), pairing::halves, none);
+  ASSERT_EQ(M.n_axes, 3u);
+  std::vector<std::vector<double>> pos{{0, 0, 0}, {5, 5, 5}, {7, 0, 3}, {7, 31, 63}, {32767, 17, 40}};
+  expect_rope_agrees(M, pos, g);
+}
+
+// The scale is part of the bound: the same rotation without YaRN's factor is
+// outside it (the comparison can fail).
+TEST_F(FastTier, RopeScaleMissingIsOutsideTheBound) {
+  rope_scaling y;
+  y.kind = rope_scaling_kind::yarn, y.factor = 16, y.low = 1, y.high = 32, y.original_length = 4096;
+  auto L = rope_scaled_layout<hp>(128, {128}, hp(10000), pairing::halves, y);
+  std::mt19937_64 g(17);
+  auto x = uniform(g, 128);
+  const double p = 1000;
+  result unscaled = rope(x.data(), &p, 1, 128, 1, pairs_of(L), 1);
+  matrix<hp> ref = rope_apply(L, to_matrix(x, 1, 128), positions_1d({p}));
+  std::size_t outside = 0;
+  for (std::size_t i = 0; i < 128; ++i)
+    outside += std::fabs(static_cast<double>(to_hp(unscaled.value[i]) - ref.a[i])) > unscaled.bound[i];
+  EXPECT_GT(outside, 100u);
 }
 
 TEST_F(FastTier, SinusoidAgreesWithMpfr) {

@@ -1,0 +1,74 @@
+// The carousel's question (problem 4, CLAIMS.md `carousel.d`): the smallest
+// distance D > 0 at which every pair of a RoPE ladder has turned to within
+// eps of a whole turn, so that D looks like 0. Shared by the claim and by the
+// study of the scalings of current models (scaling_horizon.cpp).
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <numbers>
+#include <vector>
+
+#include "posverify/scalar.h"
+#include "reference/mp.h"
+
+namespace pv::claims {
+
+/// Distance of x (radians, x >= 0) to the nearest whole turn, in radians.
+inline double turn_gap(double x, double two_pi) {
+  double f = std::fmod(x, two_pi);
+  return std::min(f, two_pi - f);
+}
+
+struct collision_search_result {
+  std::int64_t first_hit = 0;  ///< smallest D with every pair within eps; 0: none up to the limit
+  std::int64_t best_d = 0;     ///< D of the closest approach (smallest worst-pair gap)
+  double best = 1e9;           ///< that worst-pair gap, radians (float64 search)
+};
+
+/// Every D = 1 .. limit, float64 angles D w_i (relative error a few u, so
+/// absolute error below limit * max w * 2^-50 rad: under 1e-8 rad for
+/// limit 1e7 and w <= 1, far inside any eps of a degree). The fastest pairs
+/// reject almost every D at once: a D stops as soon as its worst pair is
+/// worse than both eps and the best so far. `stop_at_first`: return at the
+/// first hit.
+inline collision_search_result search_collision(const std::vector<double>& w, double eps,
+                                                std::int64_t limit, bool stop_at_first = false) {
+  const double two_pi = 2 * std::numbers::pi;
+  collision_search_result r;
+  for (std::int64_t D = 1; D <= limit; ++D) {
+    const double dd = static_cast<double>(D);
+    double worst = 0;
+    std::size_t i = 0;
+    for (; i < w.size(); ++i) {
+      worst = std::max(worst, turn_gap(dd * w[i], two_pi));
+      if (worst > r.best && worst > eps) break;
+    }
+    if (i < w.size()) continue;
+    if (worst <= eps && r.first_hit == 0) {
+      r.first_hit = D;
+      if (stop_at_first) return r;
+    }
+    if (worst < r.best) {
+      r.best = worst;
+      r.best_d = D;
+    }
+  }
+  return r;
+}
+
+/// The worst pair's distance to a whole turn at distance D, in degrees, in
+/// mpfr (confirms the float64 search).
+inline hp worst_turn_gap_deg(const std::vector<hp>& w, std::int64_t D) {
+  const hp two_pi = 2 * ref::pi();
+  hp worst = 0;
+  for (const auto& s : w) {
+    hp a = fmod(hp(static_cast<double>(D)) * s, two_pi);
+    hp g = std::min(a, hp(two_pi - a));
+    worst = std::max(worst, g);
+  }
+  return worst * 180 / ref::pi();
+}
+
+}  // namespace pv::claims
