@@ -25,9 +25,14 @@ struct collision_search_result {
   std::int64_t first_hit = 0;  ///< smallest D with every pair within eps; 0: none up to the limit
   std::int64_t best_d = 0;     ///< D of the closest approach (smallest worst-pair gap)
   double best = 1e9;           ///< that worst-pair gap, radians (float64 search)
+  std::int64_t first_d = 0;    ///< the first D searched: the fastest pair's first turn
 };
 
-/// Every D = 1 .. limit, float64 angles D w_i (relative error a few u, so
+/// A collision is a wrap: D must be far enough for the fastest pair to come
+/// round once (D w_max >= 2 pi - eps), so that a D at which every angle is
+/// still within eps of zero (slow pairs that cannot yet tell D from 0, a
+/// question of resolution) is not counted. The search runs over every D from
+/// that first one to limit, float64 angles D w_i (relative error a few u, so
 /// absolute error below limit * max w * 2^-50 rad: under 1e-8 rad for
 /// limit 1e7 and w <= 1, far inside any eps of a degree). The fastest pairs
 /// reject almost every D at once: a D stops as soon as its worst pair is
@@ -37,7 +42,11 @@ inline collision_search_result search_collision(const std::vector<double>& w, do
                                                 std::int64_t limit, bool stop_at_first = false) {
   const double two_pi = 2 * std::numbers::pi;
   collision_search_result r;
-  for (std::int64_t D = 1; D <= limit; ++D) {
+  double fastest = 0;
+  for (double s : w) fastest = std::max(fastest, s);
+  if (!(fastest > 0)) return r;
+  r.first_d = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::ceil((two_pi - eps) / fastest)));
+  for (std::int64_t D = r.first_d; D <= limit; ++D) {
     const double dd = static_cast<double>(D);
     double worst = 0;
     std::size_t i = 0;

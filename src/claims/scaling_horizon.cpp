@@ -102,11 +102,12 @@ PV_CLAIM_PROOF("carousel.d", "horizon_under_model_scalings", [](const context&, 
     o.set("first_collision_distance", found.first_hit ? json::integer(found.first_hit) : json());
     if (found.first_hit)
       o.set("first_collision_worst_gap_deg", dec(worst_turn_gap_deg(wh, found.first_hit)));
+    o.set("search_from", json::integer(found.first_d));
     o.set("closest_approach_distance", json::integer(found.best_d));
     o.set("closest_approach_deg", dec(worst_turn_gap_deg(wh, found.best_d)));
     std::string reading;
     if (found.first_hit == 0)
-      reading = "no distance up to 10^7 lines every pair up within 1 degree";
+      reading = "no distance up to 10^7 lines every pair up within 1 degree of a whole turn";
     else if (row.context && found.first_hit <= *row.context)
       reading =
           "collides within the model's context (" + std::to_string(*row.context) + " positions)";
@@ -117,11 +118,11 @@ PV_CLAIM_PROOF("carousel.d", "horizon_under_model_scalings", [](const context&, 
     table.push(std::move(o));
   }
   json study = json::object();
-  study.set("question", json::string("the smallest distance D > 0 at which every rotated pair "
-                                     "(of the ladder, or of "
-                                     "one axis's section) lies within eps of a whole turn, so "
-                                     "that D looks like 0; "
-                                     "searched as in carousel.d, the gaps confirmed in mpfr"));
+  study.set("question",
+            json::string("the smallest distance D at which every rotated pair (of the ladder, or of one "
+                         "axis's section) lies within eps of a whole turn once the fastest pair has come "
+                         "round (D >= search_from), so that D looks like 0; searched as in carousel.d, "
+                         "the gaps confirmed in mpfr"));
   study.set("eps_deg", json::integer(1));
   study.set("search_limit", json::integer(limit));
   study.set("rows", std::move(table));

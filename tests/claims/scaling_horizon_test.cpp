@@ -21,9 +21,12 @@ TEST(CollisionSearch, OneSpeedCollidesAtItsPeriodAndLinearScalingMovesItByTheFac
   // none up to the limit: 0, and the closest approach is recorded
   auto r = search_collision({30 * deg, 45 * deg}, 1 * deg, 23);
   EXPECT_EQ(r.first_hit, 0);
-  EXPECT_EQ(r.best_d,
-            1);  // 30 and 45 degrees off; 8, 12, 16 leave one pair 120 or 180 off
+  EXPECT_EQ(r.first_d, 8);   // the 45-degree pair's first turn: 8 x 45 = 360
+  EXPECT_EQ(r.best_d, 23);   // 690 and 1035 degrees: 30 and 45 off; 8 .. 22 leave a pair 90 or more off
   EXPECT_NEAR(r.best, 45 * deg, 1e-12);
+  // slow pairs do not "collide" at D = 1 merely because they have not turned yet
+  // (both within 0.5 degree of a whole turn first at 3598: 359.8 and 719.6 degrees)
+  EXPECT_EQ(search_collision({0.1 * deg, 0.2 * deg}, 0.5 * deg, 100000).first_hit, 3598);
 }
 
 /// The study, computed once for the tests below (about 5 s of searching).
