@@ -2,6 +2,7 @@
 
 #include "check/structured_inputs.h"
 #include "posverify/attention.h"
+#include "posverify/markdown.h"
 #include "posverify/text.h"
 #include "reference/fast/fast.h"
 
@@ -396,13 +397,12 @@ std::string shapes_markdown(const std::vector<law_result>& laws) {
       char mib[32];
       std::snprintf(mib, sizeof mib, "%.1f%s", double(x.find("peak_rss_kib")->as_integer()) / 1024,
                     x.find("own_child")->as_bool() ? "" : " *");
-      char ratio[32];
-      std::snprintf(ratio, sizeof ratio, "%.3g", std::stod(x.find("worst_ratio")->as_string()));
-      char agree[32];
-      std::snprintf(agree, sizeof agree, "%.3g", std::stod(x.find("mpfr_sample_worst_ratio")->as_string()));
+      // md::value: 4 significant digits, and the same text for a number read back from JSON (merge)
+      const std::string ratio = md::value(*x.find("worst_ratio"));
+      const std::string agree = md::value(*x.find("mpfr_sample_worst_ratio"));
       md += "| " + std::to_string(x.find("case")->as_integer()) + " | " + x.find("shape")->as_string() + " | " +
             x.find("inputs")->as_string() + " | " + x.find("reference")->as_string() + " | " +
-            x.find("seconds")->as_string() + " | " + std::to_string(x.find("time_limit_ms")->as_integer()) + " | " +
+            md::value(*x.find("seconds")) + " | " + std::to_string(x.find("time_limit_ms")->as_integer()) + " | " +
             mib + " | " + ratio + " | " + std::to_string(x.find("mpfr_sample_entries")->as_integer()) + ", " +
             agree + " |\n";
     }

@@ -61,7 +61,7 @@ report report_of_json(const json& j) {
   r.precision_bits = unsigned(need(j, "precision_bits").as_integer());
   r.seed = text(j, "seed");
   static const std::set<std::string> claim_keys = {"id", "section", "checked", "verdict", "values", "printed",
-                                                   "qualification"};
+                                                   "qualification", "summary"};
   for (const auto& [k, c] : need(j, "claims").items()) {
     claim_result cr;
     cr.id = text(c, "id");
@@ -72,6 +72,7 @@ report report_of_json(const json& j) {
     cr.values = need(c, "values");
     cr.printed = need(c, "printed");
     cr.qualification = optional_text(c, "qualification");
+    cr.summary = optional_text(c, "summary");
     for (const auto& [key, v] : c.items())
       if (!claim_keys.count(key)) cr.extra.set(key, v);
     r.claims.push_back(std::move(cr));
