@@ -99,7 +99,13 @@ struct constants {
       if (n > 0) mpfr_div_ui(c.x, c.x, n, MPFR_RNDN);
       dd v = dd_of(c.x);
       if ((n / 2) % 2) v = neg(v);
-      (n % 2 ? sin_coef : cos_coef)[n / 2] = v;
+      // (not `(n % 2 ? sin_coef : cos_coef)[n / 2] = v`: GCC 12's
+      // -fsanitize=object-size misjudges the size of that conditional
+      // array and reports a store past it)
+      if (n % 2)
+        sin_coef[n / 2] = v;
+      else
+        cos_coef[n / 2] = v;
     }
   }
 };

@@ -19,6 +19,11 @@ struct context {
   /// A property the run did not run (a shard's, posverify/shard.h): runs it
   /// (with the run's seed, as the whole run does); unset: nullptr.
   std::function<const property_result*(const std::string&)> run_missing;
+  /// Studies that carry no verdict of their own (carousel.d's horizon under
+  /// model scalings) run only when set. The fault matrix clears it: such a
+  /// study cannot flip a verdict, and rerunning it under every fault would
+  /// cost most of the matrix's time.
+  bool studies = true;
   const property_result* property(const std::string& id) const;
 };
 
