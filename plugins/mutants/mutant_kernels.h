@@ -33,6 +33,8 @@ typedef struct rope_bugs {
   int axes_swapped;        /* reads the column for the row axis and vice versa */
   int split_reversed;      /* places the axis blocks in reverse order */
   int ladder_not_reset;    /* one ladder over the whole head instead of one per axis */
+  int table_edge;          /* reads the entry before at positions 2^k - 1, k >= 6 (the last
+                              entry of each table segment): right everywhere else */
 } rope_bugs;
 
 typedef struct sin_bugs {
@@ -119,6 +121,7 @@ static inline int mut_rope(const rope_bugs *b, pv_dtype t, const pv_rope_config 
       if (b->axes_swapped && na >= 3 && (a == 1 || a == 2)) src = 3 - a;
       double m = pos[r * na + src];
       if (b->pos_offset) m += 1;
+      if (b->table_edge && m >= 63 && m == floor(m) && (((int64_t)m + 1) & (int64_t)m) == 0) m -= 1;
       if (b->pos_bits) m = pv_round_bits(m, b->pos_bits);
       const int dim = cfg->axes_dim[a];
       pv_pairing p = cfg->pairing;

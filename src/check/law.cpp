@@ -113,10 +113,16 @@ void law_run::run() {
 
 std::string law_run::replay_of(int k) const {
   return cx_.program + " check --impl " + text::shell_quote(cx_.lib.given) + process_replay_flags() + " --seed " + std::to_string(cx_.seed) +
-         " --max-position " + to_decimal(cx_.max_position) + rope_flags() +
+         " --max-position " + to_decimal(cx_.max_position) + rope_flags() + shape_flags() +
          (cx_.accuracy_given ? " --accuracy " + (cx_.accuracy.name.empty() ? std::string("float32") : cx_.accuracy.name)
                              : std::string()) + " --law '" + r_.id +
          "' --case " + std::to_string(k);
+}
+
+std::string law_run::shape_flags() const {
+  std::string f = cx_.profile_given ? " --profile " + cx_.profile : std::string();
+  for (const auto& s : cx_.shapes) f += " --shape " + s;
+  return f;
 }
 
 std::string law_run::rope_flags() const {

@@ -220,6 +220,7 @@ class law_run {
 
  private:
   std::string rope_flags() const;
+  std::string shape_flags() const;  ///< --profile (when given) and every --shape of the run
   std::string replay_of(int k) const;
   const context& cx_;
   law_result r_;

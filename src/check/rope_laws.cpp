@@ -5,6 +5,7 @@
 #include "check/rope_model.h"
 #include "check/rope_rotated.h"
 #include "check/rope_scaled_laws.h"
+#include "check/structured_inputs.h"
 #include "posverify/attention.h"
 
 #include <algorithm>
@@ -15,9 +16,13 @@ namespace {
 
 long max_pos(const context& cx) { return std::max(1L, long(cx.max_position)); }
 
-/// One coordinate: 30 % small (0..64), else anywhere in [0, P].
+/// One coordinate: 30 % small (0..64), 20 % structured (structured_position),
+/// else anywhere in [0, P].
 double coord(rng& g, long P) {
-  return double(g.uniform() < 0.3 ? g.range(0, std::min(64L, P)) : g.range(0, P));
+  const double u = g.uniform();
+  if (u < 0.3) return double(g.range(0, std::min(64L, P)));
+  if (u < 0.5) return structured_position(g, P);
+  return double(g.range(0, P));
 }
 
 template <class T>
@@ -320,6 +325,47 @@ law_result law_attention_translation(const context& cx, const rope_cfg& rc, cons
   return Lr.finish();
 }
 
+/// The grid a FLUX.1 image of 1024 x 1024 pixels gives (64 x 64 patches),
+/// its text tokens at (0, 0, 0) ahead, every row against the reference. One
+/// case: the grid is fixed, only the rows are random; 4,104 rows. Run by
+/// --profile models; not when --max-position is below 63 (the grid's last
+/// row and column).
+template <class T>
+law_result law_model_grid(const context& cx0, const rope_cfg& rc) {
+  constexpr std::size_t H = 64, W = 64, text = 8;
+  context cx = cx0;  // one case: the grid is the case
+  cx.cases = 1;
+  cx.min_cases = std::min(cx0.min_cases, 1);
+  law_run Lr(cx, "rope.flux.model_grid", type_name<T>(), rc.name,
+             "the 64 x 64 grid of one FLUX.1 image at 1024 x 1024 pixels (ids (0, row, col), "
+             "row-major) with 8 text tokens at (0, 0, 0) ahead of it: every row agrees with the "
+             "reference",
+             model_rule());
+  Lr.result_ref().diagnose = true;
+  if (!Lr.selected()) return Lr.finish();
+  const std::size_t na = std::size_t(rc.c.n_axes), d = std::size_t(rc.c.head_dim);
+  const auto ks = Lr.case_indices();
+  std::vector<matrix<T>> xs;
+  std::vector<std::vector<double>> ps;
+  draw_rope_cases<T>(Lr, ks, {&rc.c}, [&](rng& g, int, matrix<T>& x, std::vector<double>& pos) {
+    x = random_heads<T>(g, text + H * W, d);
+    pos = grid_positions(text, H, W, na);
+  }, xs, ps);
+  Lr.run();
+  const auto L = reference_layout(rc.c);
+  const rope_units u = rope_law_units<T>(cx);
+  auto describe_case = [&](std::size_t) {
+    return "config " + rc.name + "\n" + std::to_string(text) + " text tokens at (0, 0, 0), then the " +
+           std::to_string(H) + " x " + std::to_string(W) + " grid, row-major (inputs too large to "
+           "print: the replay command regenerates them from seed " + std::to_string(cx.seed) + ")";
+  };
+  Lr.each_case(ks, 1, describe_case, [&](std::size_t i, const describer& desc) {
+    auto R = evaluate<T>(L, rc, xs[i], ps[i], Lr.results()[i].out, u, nullptr);
+    return check_rows_vs_ref(Lr, ks[i], R, "grid row", desc);
+  });
+  return Lr.finish();
+}
+
 template <class T>
 void laws_for(const context& cx, const rope_cfg& rc, std::vector<law_result>& out) {
   const std::size_t na = std::size_t(rc.c.n_axes), d = std::size_t(rc.c.head_dim);
@@ -451,23 +497,25 @@ void laws_for(const context& cx, const rope_cfg& rc, std::vector<law_result>& ou
       }));
   out.push_back(simple_law<T>(
       cx, rc, "rope.flux.nonsquare_grid",
-      "on an H x W grid with H != W (ids (0, row, col), row-major) every patch agrees with the "
-      "reference: rows drive the row axis, columns the column axis",
+      "on an H x W grid with H != W (ids (0, row, col), row-major, 0 to 3 text tokens at "
+      "(0, 0, 0) ahead of it) every row agrees with the reference: rows drive the row axis, "
+      "columns the column axis",
       model_rule(), nullptr,
       [&](rng& g, int, matrix<T>& x, std::vector<double>& pos) {
         std::size_t H = std::size_t(g.range(1, 12)), W = std::size_t(g.range(1, 12));
         if (H == W) W = H + 1 + std::size_t(g.range(0, 3));
-        x = random_heads<T>(g, H * W, d);
-        pos.clear();
-        for (const auto& id : flux_grid_ids(H, W))  // (image, row, col): rows and columns on the last two axes
-          for (std::size_t a = 0; a < na; ++a)
-            pos.push_back(a == na - 1 ? id[2] : a == na - 2 ? id[1] : 0.0);
+        const std::size_t text = std::size_t(g.range(0, 3));  // text tokens ahead, as FLUX.1 orders them
+        x = random_heads<T>(g, text + H * W, d);
+        pos = grid_positions(text, H, W, na);
       },
       [&](law_run& Lr, int k, const matrix<T>&, const std::vector<double>&, const rotated<T>& R,
           const std::function<std::string()>& desc) {
         return check_rows_vs_ref(Lr, k, R, "grid patch", desc);
       },
       /*diagnose=*/true));
+  // profile `models` (the model-size cases, like attention.shapes' FLUX head):
+  // about 3 s per dtype; its rows and columns reach 63
+  if (cx.profile == "models" && P >= 63) out.push_back(law_model_grid<T>(cx, rc));
 }
 
 

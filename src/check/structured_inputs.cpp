@@ -51,13 +51,31 @@ value_range range_of(const context& cx) {
 template value_range range_of<float>(const context&);
 template value_range range_of<double>(const context&);
 
-std::vector<double> flux_positions(std::size_t n_text, std::size_t h, std::size_t w) {
-  std::vector<double> p;
-  p.reserve(3 * (n_text + h * w));
-  for (std::size_t t = 0; t < n_text; ++t) p.insert(p.end(), {0.0, 0.0, 0.0});
+std::vector<double> grid_positions(std::size_t n_text, std::size_t h, std::size_t w, std::size_t na) {
+  std::vector<double> p(n_text * na, 0.0);
+  p.reserve(na * (n_text + h * w));
   for (std::size_t r = 0; r < h; ++r)
-    for (std::size_t c = 0; c < w; ++c) p.insert(p.end(), {0.0, double(r), double(c)});
+    for (std::size_t c = 0; c < w; ++c)
+      for (std::size_t a = 0; a < na; ++a)
+        p.push_back(a + 1 == na ? double(c) : a + 2 == na ? double(r) : 0.0);
   return p;
+}
+
+std::vector<double> flux_positions(std::size_t n_text, std::size_t h, std::size_t w) {
+  return grid_positions(n_text, h, w, 3);
+}
+
+std::vector<long> structured_positions(long P) {
+  std::vector<long> v{0};
+  for (long p2 = 2; p2 - 1 <= P; p2 *= 2)
+    for (long q : {p2 - 1, p2, p2 + 1})
+      if (q <= P && q > v.back()) v.push_back(q);
+  return v;
+}
+
+double structured_position(seeded& g, long P) {
+  const auto v = structured_positions(P);
+  return double(v[std::size_t(g.range(0, long(v.size()) - 1))]);
 }
 
 namespace {

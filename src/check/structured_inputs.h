@@ -62,5 +62,16 @@ att_inputs<T> structured_attention(rng& g, std::size_t n_q, std::size_t n_k, std
 /// FLUX.1's position ids of n_text text tokens at (0, 0, 0) followed by an
 /// h x w image grid at (0, row, col): 3 coordinates per token.
 std::vector<double> flux_positions(std::size_t n_text, std::size_t h, std::size_t w);
+/// The same with na >= 2 coordinates per token: rows and columns on the last
+/// two axes, 0 on the others (FLUX.1: image, row, col; M-RoPE: time, h, w).
+std::vector<double> grid_positions(std::size_t n_text, std::size_t h, std::size_t w, std::size_t na);
+
+/// RoPE positions with structure (issue 8, item 3): 0 and 2^k - 1, 2^k,
+/// 2^k + 1 (k >= 1) up to P, in increasing order. Where tables of 2^k
+/// entries end, and where float16 and bfloat16 positions first round (2^11 + 1,
+/// 2^8 + 1). The RoPE laws draw 20 % of their coordinates from them
+/// (structured_position, one of the list, each equally likely).
+std::vector<long> structured_positions(long P);
+double structured_position(seeded& g, long P);
 
 }  // namespace pv::check
