@@ -347,19 +347,23 @@ result attention(const double* q, const double* k, const double* v, std::size_t 
       }
     }
     if (too_large) return;
-    double m = score[0].hi;
-    for (std::size_t j = 1; j < n_k; ++j) m = std::max(m, score[j].hi);
+    // m: the largest score as a double-word (not its high part alone: above
+    // 2^53 the low part exceeds 1, and t = s - m_hi could pass 600 or more,
+    // section 4.3), so t <= 0 up to the subtraction's rounding
+    dd m = score[0];
+    for (std::size_t j = 1; j < n_k; ++j)
+      if (score[j].hi > m.hi || (score[j].hi == m.hi && score[j].lo > m.lo)) m = score[j];
     std::vector<dd> e(n_k);
     double delta_max = 0;
     std::size_t dropped = 0;
     for (std::size_t j = 0; j < n_k; ++j) {
-      dd t = add(score[j], -m);
+      dd t = add(score[j], neg(m));
       if (t.hi < -600) {  // e^t < e^-599: dropped, section 4.3
         e[j] = dd{0, 0};
         ++dropped;
         continue;
       }
-      delta_max = std::max(delta_max, (delta[j] + add_dw_fp_err * u2 * std::fabs(t.hi) * 1.01) *
+      delta_max = std::max(delta_max, (delta[j] + add_dw_dw_err * u2 * std::fabs(t.hi) * 1.01) *
                                           bound_slack);
       e[j] = exp_dd(t);
     }

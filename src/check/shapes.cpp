@@ -359,7 +359,11 @@ tier_agreement mpfr_sample(const attention_reference& ref, const double* q, cons
       const std::size_t e = i * d_v + c;
       const hp diff = abs(convert<hp>(ref.hi[e]) + convert<hp>(ref.lo[e]) - mp.a[c]);
       const double tol = ref.bound[e] + bmp[c];
-      const double r = tol > 0 ? convert<double>(hp(diff / convert<hp>(tol))) : (diff > 0 ? INFINITY : 0);
+      // a NaN in the reference or its bound disagrees with MPFR (a NaN ratio
+      // would lose every comparison and read as agreement)
+      const bool nan = std::isnan(ref.hi[e]) || std::isnan(ref.lo[e]) || std::isnan(tol);
+      const double r = nan ? INFINITY
+                           : tol > 0 ? convert<double>(hp(diff / convert<hp>(tol))) : (diff > 0 ? INFINITY : 0);
       ++t.entries;
       if (r >= t.worst_ratio) {
         t.worst_ratio = r;

@@ -93,6 +93,40 @@ TEST(CheckShapes, AgreementCatchesAReferenceOffByMoreThanItsBound) {
   EXPECT_LE(mpfr_sample(ref, q.data(), k.data(), v.data(), 3, 65, 64, 16, {0, 1, 2}).worst_ratio, 1.0);
   ref.lo[5] += 3 * ref.bound[5] + 1e-300;
   EXPECT_GT(mpfr_sample(ref, q.data(), k.data(), v.data(), 3, 65, 64, 16, {0}).worst_ratio, 1.0);  // entry 5: row 0
+  ref.hi[5] = NAN;  // a NaN is a disagreement, not a ratio that loses every comparison
+  EXPECT_EQ(mpfr_sample(ref, q.data(), k.data(), v.data(), 3, 65, 64, 16, {0}).worst_ratio, INFINITY);
+}
+
+// Found by the panel (20 seeds, session 5): with products near the overflow
+// at 4x32x32x32 (seed 4 f32, seed 13 f64 of attention.shapes) the fast tier
+// returned NaN instead of refusing, and every correct kernel was a false alarm.
+// Many draws of every structure at small shapes: the reference is finite, and
+// MPFR's sample would see a NaN (not a ratio of 0).
+template <class T>
+void reference_finite_for_many_draws() {
+  context cx;
+  const value_range vr = range_of<T>(cx);
+  for (structure kind : mixed_structures())
+    for (std::uint64_t seed = 0; seed < 300; ++seed) {
+      rng g(seed);
+      const std::size_t n_q = 1 + seed % 4, n_k = 1 + seed % 33, d = 32, d_v = 8;
+      const auto in = structured_attention<T>(g, n_q, n_k, d, d_v, kind, vr);
+      const auto q = doubles(in.q), k = doubles(in.k), v = doubles(in.v);
+      const auto ref = reference_attention(q.data(), k.data(), v.data(), n_q, n_k, d, d_v);
+      for (std::size_t e = 0; e < ref.hi.size(); ++e)
+        ASSERT_TRUE(std::isfinite(ref.hi[e]) && std::isfinite(ref.lo[e]) && !std::isnan(ref.bound[e]))
+            << to_string(kind) << " seed " << seed << " entry " << e << (ref.mpfr ? " (mpfr)" : " (fast)")
+            << " hi " << ref.hi[e] << " bound " << ref.bound[e] << " shape " << n_q << "x" << n_k;
+      // and MPFR agrees with it on its first row
+      if (!ref.mpfr)
+        ASSERT_LE(mpfr_sample(ref, q.data(), k.data(), v.data(), n_q, n_k, d, d_v, {0}).worst_ratio, 1.0)
+            << to_string(kind) << " seed " << seed;
+    }
+}
+
+TEST(CheckShapes, ReferenceIsFiniteOnEveryStructure) {
+  reference_finite_for_many_draws<float>();
+  reference_finite_for_many_draws<double>();
 }
 
 TEST(CheckShapes, StructuredInputsHaveTheirStructure) {
