@@ -77,19 +77,6 @@ kernel_speeds measure_speeds(const context& cx, const rope_cfg& rc) {
   return ks;
 }
 
-/// Exact dot of rows i, j of y and a bound of its error from the component tolerances.
-/// Not dot_error_bound (error_bounds.h): the dot is taken exactly in hp (no gamma_d).
-template <class T>
-void dot_and_bound(const rotated<T>& R, std::size_t i, std::size_t j, hp& dot, hp& bound) {
-  dot = 0;
-  bound = 0;
-  for (std::size_t c = 0; c < R.y.cols; ++c) {
-    hp a = convert<hp>(R.y(i, c)), b = convert<hp>(R.y(j, c));
-    dot += a * b;
-    bound += (abs(a) + R.tol(i, c)) * R.tol(j, c) + (abs(b) + R.tol(j, c)) * R.tol(i, c);
-  }
-}
-
 template <class T>
 bool check_rows_vs_ref(law_run& Lr, int k, const rotated<T>& R, const std::string& what,
                        const std::function<std::string()>& desc) {
@@ -109,7 +96,8 @@ bool check_rows_vs_ref(law_run& Lr, int k, const rotated<T>& R, const std::strin
 template <class T, class Make, class Check>
 law_result simple_law(const context& cx, const rope_cfg& rc, const std::string& id,
                       const std::string& law, const std::string& tol, const kernel_speeds* speeds,
-                      Make make, Check check, bool diagnose = false) {
+                      Make make, Check check, bool diagnose = false,
+                      std::function<std::string(std::size_t)> describe = {}) {
   law_run Lr(cx, id, type_name<T>(), rc.name, law, tol);
   Lr.result_ref().diagnose = diagnose;
   if (!Lr.selected()) return Lr.finish();
@@ -119,7 +107,7 @@ law_result simple_law(const context& cx, const rope_cfg& rc, const std::string& 
   std::vector<std::vector<double>> ps;
   draw_rope_cases<T>(Lr, ks, {&rc.c}, make, xs, ps);
   Lr.run();
-  auto describe_case = [&](std::size_t i) { return describe_rows(rc, xs[i], ps[i]); };
+  auto describe_case = [&](std::size_t i) { return describe ? describe(i) : describe_rows(rc, xs[i], ps[i]); };
   const rope_units u = rope_law_units<T>(cx);
   Lr.each_case(ks, 1, describe_case, [&](std::size_t i, const describer& desc) {
     auto R = evaluate<T>(L, rc, xs[i], ps[i], Lr.results()[i].out, u, speeds);
@@ -135,8 +123,8 @@ law_result relative_law(const context& cx, const rope_cfg& rc, const kernel_spee
                         const std::string& id, const std::string& law, Positions positions) {
   return simple_law<T>(
       cx, rc, id, law,
-      "|q'(m).k'(n) - q'(m2).k'(n2)| <= sum over both dot products of sum_c (|a_c| + t_a,c) "
-      "t_b,c + (|b_c| + t_b,c) t_a,c (dots computed exactly in MPFR from the returned rows), "
+      "|q'(m).k'(n) - q'(m2).k'(n2)| <= sum over both dot products a.b of " + std::string(dot_within_rule()) +
+      " (dots computed exactly in MPFR from the returned rows), "
       "with t the rotation tolerance: " + rotation_rule(), &speeds,
       [&](rng& g, int k, matrix<T>& x, std::vector<double>& pos) {
         const std::size_t d = std::size_t(rc.c.head_dim);
@@ -151,8 +139,8 @@ law_result relative_law(const context& cx, const rope_cfg& rc, const kernel_spee
       [&](law_run& Lr, int k, const matrix<T>&, const std::vector<double>&, const rotated<T>& R,
           const std::function<std::string()>& desc) {
         hp d1, b1, d2, b2;
-        dot_and_bound(R, 0, 1, d1, b1);
-        dot_and_bound(R, 2, 3, d2, b2);
+        dot_within(R, 0, 1, d1, b1);
+        dot_within(R, 2, 3, d2, b2);
         const auto o = laws::shift_invariance::compare(d1, d2, b1, b2);
         return Lr.within(k, o.diff, o.bound,
                          "q'(m).k'(n) = " + ref::to_decimal(d1, 20) + " vs q'(m2).k'(n2) = " +
@@ -286,7 +274,7 @@ law_result law_attention_translation(const context& cx, const rope_cfg& rc, cons
       for (std::size_t a = 0; a < n; ++a)
         for (std::size_t b = 0; b < n; ++b) {
           hp dt, bd;
-          dot_and_bound(R, side * n + a, side * n + b, dt, bd);
+          dot_within(R, side * n + a, side * n + b, dt, bd);
           S(a, b) = dt * rs;
           Bd(a, b) = bd * rs;
         }
@@ -336,34 +324,25 @@ law_result law_model_grid(const context& cx0, const rope_cfg& rc) {
   context cx = cx0;  // one case: the grid is the case
   cx.cases = 1;
   cx.min_cases = std::min(cx0.min_cases, 1);
-  law_run Lr(cx, "rope.flux.model_grid", type_name<T>(), rc.name,
-             "the 64 x 64 grid of one FLUX.1 image at 1024 x 1024 pixels (ids (0, row, col), "
-             "row-major) with 8 text tokens at (0, 0, 0) ahead of it: every row agrees with the "
-             "reference",
-             model_rule());
-  Lr.result_ref().diagnose = true;
-  if (!Lr.selected()) return Lr.finish();
   const std::size_t na = std::size_t(rc.c.n_axes), d = std::size_t(rc.c.head_dim);
-  const auto ks = Lr.case_indices();
-  std::vector<matrix<T>> xs;
-  std::vector<std::vector<double>> ps;
-  draw_rope_cases<T>(Lr, ks, {&rc.c}, [&](rng& g, int, matrix<T>& x, std::vector<double>& pos) {
-    x = random_heads<T>(g, text + H * W, d);
-    pos = grid_positions(text, H, W, na);
-  }, xs, ps);
-  Lr.run();
-  const auto L = reference_layout(rc.c);
-  const rope_units u = rope_law_units<T>(cx);
-  auto describe_case = [&](std::size_t) {
-    return "config " + rc.name + "\n" + std::to_string(text) + " text tokens at (0, 0, 0), then the " +
-           std::to_string(H) + " x " + std::to_string(W) + " grid, row-major (inputs too large to "
-           "print: the replay command regenerates them from seed " + std::to_string(cx.seed) + ")";
-  };
-  Lr.each_case(ks, 1, describe_case, [&](std::size_t i, const describer& desc) {
-    auto R = evaluate<T>(L, rc, xs[i], ps[i], Lr.results()[i].out, u, nullptr);
-    return check_rows_vs_ref(Lr, ks[i], R, "grid row", desc);
-  });
-  return Lr.finish();
+  return simple_law<T>(
+      cx, rc, "rope.flux.model_grid",
+      "the 64 x 64 grid of one FLUX.1 image at 1024 x 1024 pixels (ids (0, row, col), "
+      "row-major) with 8 text tokens at (0, 0, 0) ahead of it: every row agrees with the "
+      "reference",
+      model_rule(), nullptr,
+      [&](rng& g, int, matrix<T>& x, std::vector<double>& pos) {
+        x = random_heads<T>(g, text + H * W, d);
+        pos = grid_positions(text, H, W, na);
+      },
+      [](law_run& Lr, int k, const matrix<T>&, const std::vector<double>&, const rotated<T>& R,
+         const std::function<std::string()>& desc) { return check_rows_vs_ref(Lr, k, R, "grid row", desc); },
+      true,
+      [&](std::size_t) {  // the 4,104 rows are too large to print
+        return "config " + rc.name + "\n" + std::to_string(text) + " text tokens at (0, 0, 0), then the " +
+               std::to_string(H) + " x " + std::to_string(W) + " grid, row-major (inputs too large to "
+               "print: the replay command regenerates them from seed " + std::to_string(cx.seed) + ")";
+      });
 }
 
 template <class T>

@@ -2,6 +2,7 @@
 #include "check/rope_scaled_laws.h"
 
 #include "check/rope_model.h"
+#include "check/rope_rotated.h"
 
 #include <cmath>
 #include <cstring>
@@ -49,19 +50,6 @@ law_result law_pass_through(const context& cx, const rope_cfg& rc) {
   return Lr.finish();
 }
 
-/// Exact q'.k' of two returned rows and the bound of its distance from the exact rotated dot,
-/// given each component within t of the exact one: sum_c |k'_c| t_q,c + (|q'_c| + t_q,c) t_k,c.
-template <class T>
-void dot_within(const matrix<T>& y, std::size_t i, std::size_t j, const std::vector<hp>& ti,
-                const std::vector<hp>& tj, hp& dot, hp& bound) {
-  dot = bound = 0;
-  for (std::size_t c = 0; c < y.cols; ++c) {
-    const hp a = convert<hp>(y(i, c)), b = convert<hp>(y(j, c));
-    dot += a * b;
-    bound += abs(b) * ti[c] + (abs(a) + ti[c]) * tj[c];
-  }
-}
-
 /// YaRN: q and k at the same position score a^2 q.k (the rotations cancel, the factor a stays).
 template <class T>
 law_result law_temperature(const context& cx, const rope_cfg& rc) {
@@ -89,7 +77,7 @@ law_result law_temperature(const context& cx, const rope_cfg& rc) {
                  auto t0 = component_tolerance<T>(L, rc.c, ps[i].data(), xs[i].row(0), u);
                  auto t1 = component_tolerance<T>(L, rc.c, ps[i].data() + na, xs[i].row(1), u);
                  hp dot, bound, qk = 0;
-                 dot_within(y, 0, 1, t0, t1, dot, bound);
+                 dot_within(y, 0, 1, t0.data(), t1.data(), dot, bound);
                  for (std::size_t c = 0; c < xs[i].cols; ++c) {
                    const bool rotated = c < rotary_dim(rc.c);  // pass-through components are not scaled
                    qk += convert<hp>(xs[i](0, c)) * convert<hp>(xs[i](1, c)) * (rotated ? hp(a * a) : hp(1));
@@ -142,7 +130,7 @@ law_result law_length_dependence(const context& cx, const rope_cfg& rc) {
                    rope_rotate(L, ps[i].data() + na, ref.row(1));
                    exact[side] = dot(ref.row(0), ref.row(1), ref.cols);
                    hp got, bound;
-                   dot_within(y, 0, 1, t0, t1, got, bound);
+                   dot_within(y, 0, 1, t0.data(), t1.data(), got, bound);
                    if (!Lr.within(ks[i], abs(got - exact[side]), bound,
                                   std::string(side ? "at L" : "at L0") + ": q'.k' = " + ref::to_decimal(got, 20) +
                                       ", reference " + ref::to_decimal(exact[side], 20),

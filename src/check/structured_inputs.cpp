@@ -74,7 +74,9 @@ std::vector<long> structured_positions(long P) {
 }
 
 double structured_position(seeded& g, long P) {
-  const auto v = structured_positions(P);
+  thread_local long listed = -1;  // the list of the last P, kept: every RoPE coordinate draws here
+  thread_local std::vector<long> v;
+  if (P != listed) v = structured_positions(P), listed = P;
   return double(v[std::size_t(g.range(0, long(v.size()) - 1))]);
 }
 
