@@ -52,12 +52,7 @@ PV_PROPERTY("flux.axis_decomposition",
             "bounds added; full vs sum of groups: the same computed products summed in two "
             "orders, 2 gamma_{d+2} sum |q~_j k~_j|; in hp the reference precision",
             [] {
-              const auto f = *gen::flux_config();
-              const auto g = *gen::flux_grid(16);
-              RC_TAG(g.h == g.w ? "square grid" : "non-square grid");
-              RC_CLASSIFY(g.h >= 6 && g.w >= 6, "both sides >= 6");
-              const std::size_t d = f.axes_dim[0] + f.axes_dim[1] + f.axes_dim[2];
-              const auto QK = *gen::tokens({2, 2, d, d, true, false});
+              const auto [f, g, QK] = draw_flux_case();
               auto p = *gen::flux_cell(g), p2 = *gen::flux_cell(g);
               if (*pv::gen::uniform(0, 4) == 0) {  // far apart: per-axis offsets up to 2^20
                 const auto s = *rc::gen::container<std::vector<std::int64_t>>(3, gen::shift_int());

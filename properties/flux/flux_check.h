@@ -46,6 +46,23 @@ std::pair<std::vector<T>, std::vector<hp>> rotated(const rope_layout<T>& L, cons
   return {r, rope_rotation_error(L, p.data(), x)};
 }
 
+/// The start of every FLUX property's case: a layout (FLUX.1's [16, 56, 56] or a
+/// reduced 3-axis one), an H x W grid of any shape (1..16 per side, tagged
+/// square or not) and two token rows q, k of the layout's head dimension.
+struct flux_case {
+  gen::flux_spec f;
+  gen::grid g;
+  matrix<double> QK;
+};
+inline flux_case draw_flux_case() {
+  flux_case c{*gen::flux_config(), *gen::flux_grid(16), {}};
+  RC_TAG(c.g.h == c.g.w ? "square grid" : "non-square grid");
+  RC_CLASSIFY(c.g.h >= 6 && c.g.w >= 6, "both sides >= 6");
+  const std::size_t d = c.f.axes_dim[0] + c.f.axes_dim[1] + c.f.axes_dim[2];
+  c.QK = *gen::tokens({2, 2, d, d, true, false});
+  return c;
+}
+
 inline std::string show(const std::array<double, 3>& p) {
   return "(" + to_decimal(p[0]) + ", " + to_decimal(p[1]) + ", " + to_decimal(p[2]) + ")";
 }

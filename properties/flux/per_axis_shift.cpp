@@ -2,25 +2,22 @@
 // positions by the same amount along any axis, each axis by its own amount,
 // leaves the multi-axis RoPE dot product unchanged.
 #include "flux_check.h"
+#include "../../src/laws/shift_invariance.h"
 
 namespace {
 
 using namespace pv;
 using namespace pv::flux_check;
+namespace law = pv::laws::shift_invariance;
 
 template <class T>
 void check_type(const gen::flux_spec& f, const matrix<double>& QK, const std::array<double, 3>& p,
                 const std::array<double, 3>& p2, const std::array<double, 3>& s) {
   const auto L = gen::layout<T>(f);
   const auto X = convert_matrix<T>(QK);
-  const std::array<double, 3> ps{p[0] + s[0], p[1] + s[1], p[2] + s[2]},
-      p2s{p2[0] + s[0], p2[1] + s[1], p2[2] + s[2]};
-  const T a = rope_dot(L, X.row(0), p.data(), X.row(1), p2.data());
-  const T b = rope_dot(L, X.row(0), ps.data(), X.row(1), p2s.data());
-  const hp bound = rope_dot_error_bound(L, X.row(0), p.data(), X.row(1), p2.data()) +
-                   rope_dot_error_bound(L, X.row(0), ps.data(), X.row(1), p2s.data());
+  const auto o = law::evaluate_rope(L, X.row(0), X.row(1), p, p2, s);
   prop::expect_close<T>("dot of cells " + show(p) + ", " + show(p2) + " vs shifted by " + show(s),
-                        a, b, bound);
+                        o.base, o.shifted, o.bound);
 }
 
 }  // namespace
@@ -34,12 +31,7 @@ PV_PROPERTY("flux.per_axis_shift",
             "gamma_2 per rotation, gamma_d dot product), bounds added; in hp the reference "
             "precision",
             [] {
-              const auto f = *gen::flux_config();
-              const auto g = *gen::flux_grid(16);
-              RC_TAG(g.h == g.w ? "square grid" : "non-square grid");
-              RC_CLASSIFY(g.h >= 6 && g.w >= 6, "both sides >= 6");
-              const std::size_t d = f.axes_dim[0] + f.axes_dim[1] + f.axes_dim[2];
-              const auto QK = *gen::tokens({2, 2, d, d, true, false});
+              const auto [f, g, QK] = draw_flux_case();
               const auto p = *gen::flux_cell(g), p2 = *gen::flux_cell(g);
               const auto sv = *rc::gen::container<std::vector<std::int64_t>>(3, gen::shift_int());
               std::array<double, 3> s{double(sv[0]), double(sv[1]), double(sv[2])};

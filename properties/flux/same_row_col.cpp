@@ -41,13 +41,8 @@ PV_PROPERTY("flux.same_row_col",
             "u|p w| + 2 ulps of sin/cos, gamma_2 per rotation, gamma_{2k} sum), plus the "
             "unrotated group dot's gamma_{2k} sum |q_j k_j|; in hp the reference precision",
             [] {
-              const auto f = *gen::flux_config();
-              const auto g = *gen::flux_grid(16);
-              RC_TAG(g.h == g.w ? "square grid" : "non-square grid");
-              RC_CLASSIFY(g.h >= 6 && g.w >= 6, "both sides >= 6");
+              const auto [f, g, QK] = draw_flux_case();
               const double img = *pv::gen::uniform(0, 4);
-              const std::size_t d = f.axes_dim[0] + f.axes_dim[1] + f.axes_dim[2];
-              const auto QK = *gen::tokens({2, 2, d, d, true, false});
               const double r = *pv::gen::uniform<std::size_t>(0, g.h);
               const double c = *pv::gen::uniform<std::size_t>(0, g.w);
               const double r2 = *pv::gen::uniform<std::size_t>(0, g.h);

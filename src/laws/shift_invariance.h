@@ -7,7 +7,8 @@
 // products against the sum of their bounds: each is within its own bound of
 // its exact value, and the exact values are equal), and evaluate_rope() for an
 // implementation whose error bound we know (rope_dot_error_bound).
-// Judges: the property (properties/rope/shift_invariance.cpp), the error-
+// Judges: the properties (properties/rope/shift_invariance.cpp; the multi-axis
+// form properties/flux/per_axis_shift.cpp), the error-
 // budget row (proofs/budgets.cpp) and the black-box check
 // (check/rope_laws.cpp, which bounds the kernel's returned rows instead).
 #pragma once
@@ -51,15 +52,25 @@ outcome<T> compare(const T& base, const T& shifted, const hp& bound_base, const 
   return o;
 }
 
-/// evaluate(case, implementation) for pv::rope_dot in T on the layout L
-/// (one axis), with rope_dot_error_bound as the tolerance of each side.
+/// evaluate(case, implementation) for pv::rope_dot in T on a layout of N axes
+/// (N = 1: the chapter's RoPE; N = 3: FLUX.1's image/row/column), positions m
+/// and n and the per-axis shift s, with rope_dot_error_bound as the tolerance
+/// of each side.
+template <class T, std::size_t N>
+outcome<T> evaluate_rope(const rope_layout<T>& L, const T* q, const T* k, const std::array<double, N>& m,
+                         const std::array<double, N>& n, const std::array<double, N>& s) {
+  std::array<double, N> ms, ns;
+  for (std::size_t a = 0; a < N; ++a) ms[a] = m[a] + s[a], ns[a] = n[a] + s[a];
+  return compare(rope_dot(L, q, m.data(), k, n.data()), rope_dot(L, q, ms.data(), k, ns.data()),
+                 rope_dot_error_bound(L, q, m.data(), k, n.data()),
+                 rope_dot_error_bound(L, q, ms.data(), k, ns.data()));
+}
+
+/// One axis: the case (m, n, m + s, n + s) of positions().
 template <class T>
 outcome<T> evaluate_rope(const rope_layout<T>& L, const T* q, const T* k, double m, double n,
                          double s) {
-  const auto p = positions(m, n, s);
-  return compare(rope_dot(L, q, &p[0], k, &p[1]), rope_dot(L, q, &p[2], k, &p[3]),
-                 rope_dot_error_bound(L, q, &p[0], k, &p[1]),
-                 rope_dot_error_bound(L, q, &p[2], k, &p[3]));
+  return evaluate_rope<T, 1>(L, q, k, {m}, {n}, {s});
 }
 
 }  // namespace pv::laws::shift_invariance
