@@ -77,8 +77,9 @@ PV_CLAIM("carousel.b", [](const context&) {
   auto seat = [](std::int64_t m) { return mod360(30 * m); };
   std::int64_t t2 = seat(2), t5 = seat(5), t7 = seat(7), t10 = seat(10);
   std::int64_t g25 = mod360(t5 - t2), g710 = mod360(t10 - t7);
+  const auto& P = printed_numbers::carousel_b;
   bool always = true;
-  for (std::int64_t m = 0; m < 1000; ++m) always = always && mod360(seat(m + 3) - seat(m)) == 90;
+  for (std::int64_t m = 0; m < 1000; ++m) always = always && mod360(seat(m + 3) - seat(m)) == P.gap_deg;
   hp g_hp = fmod(seat_deg(0, 30, 5) - seat_deg(0, 30, 2) + 360, hp(360));
   r.values.set("t2_deg", json::integer(t2));
   r.values.set("t5_deg", json::integer(t5));
@@ -88,7 +89,6 @@ PV_CLAIM("carousel.b", [](const context&) {
   r.values.set("gap_7_10_deg", json::integer(g710));
   r.values.set("gap_3_always_90", json::boolean(always));
   r.values.set("gap_deg_hp", dec(g_hp));
-  const auto& P = printed_numbers::carousel_b;
   r.printed.set("t2_deg", json::string(std::to_string(P.t2_deg)));
   r.printed.set("t5_deg", json::string(std::to_string(P.t5_deg)));
   r.printed.set("t7_deg", json::string(std::to_string(P.t7_deg)));
@@ -144,7 +144,7 @@ PV_CLAIM("carousel.c", [](const context&) {
   const hp tol_g = rope_dot_error_bound(L, q, &m, k, &n3) + rope_dot_error_bound(L, q, &m1, k, &n16) +
                    speed_err;
   r.values.set("dot_diff_bounds", json::array().push(dec(tol_e)).push(dec(tol_g)));
-  bool ok = a15 == 90 && period == 12 && abs(d3 - d15) <= tol_e && abs(g3 - g15) <= tol_g;
+  bool ok = a15 == P.angle_diff_15_deg && period == P.period && 15 * 30 == P.angle_15_unwrapped_deg && abs(d3 - d15) <= tol_e && abs(g3 - g15) <= tol_g;
   r.result = ok ? verdict::holds : verdict::fails;
   if (!ok)
     r.qualification = "15 steps give " + std::to_string(a15) + " degrees, period " +

@@ -1,6 +1,7 @@
 // FLUX.1 section: multi-axis RoPE over (image number, row, column), as in
 // ComfyUI comfy/ldm/flux (axes_dim [16, 56, 56], theta 10000).
 #include "claims/common.h"
+#include "claims/flux_printed.h"
 
 namespace {
 
@@ -8,7 +9,15 @@ using namespace pv;
 using namespace pv::claims;
 
 /// The chapter's split of the 128 components: image number, row, column.
-const std::vector<std::int64_t> chapter_axes_dim = {16, 56, 56};
+const std::vector<std::int64_t> chapter_axes_dim(printed_numbers::flux_axes.axes_dim.begin(),
+                                                 printed_numbers::flux_axes.axes_dim.end());
+
+/// "[16, 56, 56]".
+std::string list(const std::vector<std::int64_t>& v) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + "]";
+}
 
 /// Start of the chapter's block of axis `a` (0, 16, 72).
 std::size_t chapter_block_start(std::size_t a) {
@@ -18,13 +27,15 @@ std::size_t chapter_block_start(std::size_t a) {
 }
 
 PV_CLAIM("flux.axes", [](const context&) {
+  const auto& P = printed_numbers::flux_axes;
   auto r = make("flux.axes",
                 "rope_flux<mpfr>() measured from outside: the vector (1, 0, 1, 0, ...) rotated "
                 "at position 1 along one axis at a time (the other two 0) and at (0, 0, 0); "
                 "per axis the adjacent pairs (2i, 2i+1) that turn, their block, and theta "
                 "recovered from the block's first two angles as (w_0 / w_1)^(dim/2); compared "
-                "with the chapter's [16, 56, 56] in the order image, row, column, 10000 and "
-                "128, and identity at the text position (0, 0, 0)");
+                "with the chapter's " + list(chapter_axes_dim) + " in the order image, row, column, " +
+                    std::to_string(P.theta) + " and " + std::to_string(P.head_dim) +
+                    ", and identity at the text position (0, 0, 0)");
   auto L = rope_flux<hp>();
   const std::size_t D = L.head_dim;
   std::vector<hp> e(D, hp(0));
@@ -63,7 +74,7 @@ PV_CLAIM("flux.axes", [](const context&) {
     if (w.size() >= 2) {
       hp th = pow(w[0] / w[1], hp(static_cast<double>(dims[a])) / 2);
       if (a == 0) theta0 = th;
-      theta_dev = std::max(theta_dev, hp(abs(th - 10000) / 10000));
+      theta_dev = std::max(theta_dev, hp(abs(th - P.theta) / P.theta));
       ladder_starts_at_1 = ladder_starts_at_1 && abs(w[0] - 1) <= start_tol;
     }
   }
@@ -82,20 +93,15 @@ PV_CLAIM("flux.axes", [](const context&) {
   r.values.set("theta_max_rel_deviation", dec(theta_dev));
   r.values.set("contiguous_blocks", json::boolean(contiguous));
   r.values.set("text_position_identity", json::boolean(text_identity));
-  r.printed.set("axes_dim", json::string("[16, 56, 56]"));
-  r.printed.set("theta", json::string("10000"));
-  r.printed.set("head_dim", json::string("128"));
+  r.printed.set("axes_dim", json::string(list(chapter_axes_dim)));
+  r.printed.set("theta", json::string(std::to_string(P.theta)));
+  r.printed.set("head_dim", json::string(std::to_string(P.head_dim)));
   const hp theta_tol = ref_tolerance(
       r, "theta_rel", 1024, tol_kind::declared_slack,
       "each angle read back by atan2 carries about 6 u relative; the ratio of two raised to "
       "dim/2 <= 28 multiplies 12 u by at most 28 (336 u); 1024 u is a margin of 3 over that");
-  bool ok = dims == chapter_axes_dim && theta == 10000 && head_dim == 128 && contiguous &&
+  bool ok = dims == chapter_axes_dim && theta == P.theta && head_dim == P.head_dim && contiguous &&
             blocks_in_order && text_identity && ladder_starts_at_1 && theta_dev <= theta_tol;
-  auto list = [](const std::vector<std::int64_t>& v) {
-    std::string s = "[";
-    for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
-    return s + "]";
-  };
   if (ok) {
     // What is checked is posverify's FLUX layout against the chapter; FLUX.1's
     // own code is not run here, so the verdict says so.

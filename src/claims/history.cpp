@@ -1,6 +1,7 @@
 // History section: from adding (Vaswani et al., 2017) to rotating (Su et al.,
 // 2021). Claims sinusoid.*, additive.cross-terms, rope.relative.
 #include "claims/common.h"
+#include "claims/history_printed.h"
 
 namespace {
 
@@ -8,10 +9,12 @@ using namespace pv;
 using namespace pv::claims;
 
 PV_CLAIM("sinusoid.wavelengths", [](const context&) {
+  const auto& P = printed_numbers::sinusoid_wavelengths;
+  const std::string limit_text = std::to_string(P.limit_over_2pi) + " * 2 pi";  // as printed
   auto r = make("sinusoid.wavelengths",
                 "d_model = 512, base 10000: wavelengths 2 pi / w_i with w_i = base^(-2i/d) "
                 "(geometric_speeds in mpfr), i = 0 .. 255; ratio of neighbours and its largest "
-                "relative deviation; first and last against 2 pi and 10000 * 2 pi");
+                "relative deviation; first and last against 2 pi and " + limit_text);
   const std::size_t d = 512;
   auto w = geometric_speeds<hp>(d, hp(10000));
   const hp two_pi = 2 * ref::pi();
@@ -23,7 +26,7 @@ PV_CLAIM("sinusoid.wavelengths", [](const context&) {
     hp e = abs(lambda[i + 1] / lambda[i] / ratio - 1);
     if (e > dev) dev = e;
   }
-  const hp limit = 10000 * two_pi;
+  const hp limit = hp(P.limit_over_2pi) * two_pi;
   const hp u = ref::unit_roundoff();
   r.values.set("wavelength_first", dec(lambda.front()));
   r.values.set("wavelength_last", dec(lambda.back()));
@@ -39,7 +42,7 @@ PV_CLAIM("sinusoid.wavelengths", [](const context&) {
                                "64 u is a margin of 5 over that estimate");
   (void)u;
   bool geometric = dev <= tol;
-  bool first_ok = abs(lambda.front() / two_pi - 1) <= tol;
+  bool first_ok = abs(lambda.front() / two_pi - hp(P.first_over_2pi)) <= tol;
   bool below = lambda.back() < limit;
   bool sup = abs(lambda.back() * ratio / limit - 1) <= tol;
   if (geometric && first_ok && below && sup) {
@@ -48,17 +51,17 @@ PV_CLAIM("sinusoid.wavelengths", [](const context&) {
         "geometric (ratio 10000^(1/256) = " + fig(ratio, 12) + ", deviation " + fig(dev, 3) +
         " <= " + fig(tol / u, 3) + " u) and starts at exactly 2 pi; the range ends at 2 pi * 10000^(255/256) = " +
         fig(lambda.back(), 12) + " = " + fig(lambda.back() / limit, 6) +
-        " of 10000 * 2 pi for d = 512: 10000 * 2 pi is the bound (the next term of the "
+        " of " + limit_text + " for d = 512: " + limit_text + " is the bound (the next term of the "
         "sequence), not a wavelength that occurs";
     r.summary = "the wavelengths grow geometrically from 2 pi, but for d = 512 the longest is " +
-                fig(lambda.back(), 3) + "; the printed 10000 * 2 pi is the limit of the sequence, not a "
+                fig(lambda.back(), 3) + "; the printed " + limit_text + " is the limit of the sequence, not a "
                 "wavelength that occurs";
   } else {
     r.result = verdict::fails;
     r.qualification = std::string("geometric: ") + (geometric ? "yes" : "no") +
                       ", first = 2 pi: " + (first_ok ? "yes" : "no") +
-                      ", last below 10000 * 2 pi: " + (below ? "yes" : "no") +
-                      ", next term = 10000 * 2 pi: " + (sup ? "yes" : "no");
+                      ", last below " + limit_text + ": " + (below ? "yes" : "no") +
+                      ", next term = " + limit_text + ": " + (sup ? "yes" : "no");
   }
   return r;
 });

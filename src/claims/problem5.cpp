@@ -2,6 +2,7 @@
 // c = (1, 1); identity projections, so Q = K = V = the token rows, d = 2,
 // scale 1/sqrt(2).
 #include "claims/common.h"
+#include "claims/problem5_printed.h"
 
 namespace {
 
@@ -13,6 +14,19 @@ matrix<hp> abc() { return matrix<hp>{{hp(1), hp(0)}, {hp(0), hp(1)}, {hp(1), hp(
 permutation cab_order() { return {2, 0, 1}; }
 
 using printed_rows = std::vector<std::vector<std::string>>;
+
+/// A table's printed vectors as rows.
+template <std::size_t N>
+printed_rows rows_of(const std::array<printed_numbers::printed_pair, N>& t) {
+  printed_rows rows;
+  for (const auto& p : t) rows.push_back({p[0], p[1]});
+  return rows;
+}
+printed_rows rows_of(const printed_numbers::printed_pair& p) { return {{p[0], p[1]}}; }
+/// "(0.841, 0.540)".
+std::string spelled(const printed_numbers::printed_pair& p) {
+  return std::string("(") + p[0] + ", " + p[1] + ")";
+}
 
 json printed_json(const printed_rows& rows) {
   json a = json::array();
@@ -50,8 +64,8 @@ PV_CLAIM("p5.no-encoding", [](const context&) {
   r.values.set("abc_out", dec_mat(A));
   r.values.set("cab_out", dec_mat(B));
   r.values.set("max_abs_diff_hp", dec(diff));
-  const printed_rows abc_p = {{"0.802", "0.599"}, {"0.599", "0.802"}, {"0.752", "0.752"}};
-  const printed_rows cab_p = {{"0.752", "0.752"}, {"0.802", "0.599"}, {"0.599", "0.802"}};
+  const auto& P = printed_numbers::p5_no_encoding;
+  const printed_rows abc_p = rows_of(P.abc_out), cab_p = rows_of(P.cab_out());
   r.printed.set("abc_out", printed_json(abc_p));
   r.printed.set("cab_out", printed_json(cab_p));
   printed_check pc;
@@ -138,16 +152,19 @@ std::pair<matrix<hp>, matrix<hp>> c_outputs(const matrix<hp>& P) {
 }
 
 PV_CLAIM("p5.with-encoding", [](const context&) {
+  const auto& T = printed_numbers::p5_with_encoding;
   auto r = make("p5.with-encoding",
                 "the 2-d sinusoid (sin m, cos m) added at positions 0, 1, 2, once exact (mpfr) and "
-                "once with the chapter's rounded vectors (0, 1), (0.841, 0.540), (0.909, -0.416); "
-                "c's output at position 2 of [a, b, c] and at position 0 of [c, a, b], compared "
-                "with the printed (1.502, 0.867) and (1.134, 1.620) at 3 decimals; the printed "
-                "position vectors compared with the exact sinusoid at their digits");
+                "once with the chapter's rounded vectors " + spelled(T.pe[0]) + ", " + spelled(T.pe[1]) +
+                    ", " + spelled(T.pe[2]) +
+                    "; c's output at position 2 of [a, b, c] and at position 0 of [c, a, b], compared "
+                    "with the printed " + spelled(T.c_at_2) + " and " + spelled(T.c_at_0) +
+                    " at 3 decimals; the printed position vectors compared with the exact sinusoid at "
+                    "their digits");
   auto P = sinusoid<hp>({0, 1, 2}, 2, hp(10000));
-  matrix<hp> Pr{{ref::parse("0"), ref::parse("1")},
-                {ref::parse("0.841"), ref::parse("0.540")},
-                {ref::parse("0.909"), ref::parse("-0.416")}};
+  matrix<hp> Pr(T.pe.size(), 2);
+  for (std::size_t m = 0; m < T.pe.size(); ++m)
+    for (std::size_t j = 0; j < 2; ++j) Pr(m, j) = ref::parse(T.pe[m][j]);
   auto [c2, c0] = c_outputs(P);
   auto [c2r, c0r] = c_outputs(Pr);
   r.values.set("c_at_2", dec_mat(c2).items()[0].second);
@@ -155,8 +172,7 @@ PV_CLAIM("p5.with-encoding", [](const context&) {
   r.values.set("c_at_2_rounded_pe", dec_mat(c2r).items()[0].second);
   r.values.set("c_at_0_rounded_pe", dec_mat(c0r).items()[0].second);
   r.values.set("pe", dec_mat(P));
-  const printed_rows pc2 = {{"1.502", "0.867"}}, pc0 = {{"1.134", "1.620"}};
-  const printed_rows ppe = {{"0", "1"}, {"0.841", "0.540"}, {"0.909", "-0.416"}};
+  const printed_rows pc2 = rows_of(T.c_at_2), pc0 = rows_of(T.c_at_0), ppe = rows_of(T.pe);
   r.printed.set("c_at_2", str_vec(pc2[0]));
   r.printed.set("c_at_0", str_vec(pc0[0]));
   r.printed.set("c_at_2_rounded_pe", str_vec(pc2[0]));

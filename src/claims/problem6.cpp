@@ -1,6 +1,7 @@
 // Problem 6: the U-Net's attention without positions (SD 1.x), convolutions
 // in front of it, and FLUX.1's bag of 4096 tokens.
 #include "claims/common.h"
+#include "claims/problem6_printed.h"
 
 #include <array>
 #include <limits>
@@ -25,14 +26,17 @@ large_law permutation_law_f64(const matrix<double>& X, const permutation& perm) 
 }
 
 PV_CLAIM("p6.sd-no-encoding", [](const context&) {
+  const auto& P = printed_numbers::p6_sd_no_encoding;
+  const std::size_t side = static_cast<std::size_t>(P.side), n = side * side;
+  const std::string sides = std::to_string(side), cells = std::to_string(n);
   auto r = make(
       "p6.sd-no-encoding",
-      "a 64 x 64 feature map flattened to 64 * 64 tokens (4 channels, hashed_tokens salt 12: "
-      "multiples of 1/64 in [-2, 2) from splitmix64 of the indices, "
-      "small d to keep 4096^2 scores fast) and shuffled by a fixed permutation (LCG seed 12345): "
-      "the permutation law of self-attention in float64 at full size against the reorder "
-      "bound (evaluated in float64, inflated by 1 + 2 n u), and in mpfr on an 8 x 8 map");
-  const std::size_t side = 64, n = side * side;
+      "a " + sides + " x " + sides + " feature map flattened to " + sides + " * " + sides +
+          " tokens (4 channels, hashed_tokens salt 12: "
+          "multiples of 1/64 in [-2, 2) from splitmix64 of the indices, "
+          "small d to keep " + cells + "^2 scores fast) and shuffled by a fixed permutation (LCG seed 12345): "
+          "the permutation law of self-attention in float64 at full size against the reorder "
+          "bound (evaluated in float64, inflated by 1 + 2 n u), and in mpfr on an 8 x 8 map");
   auto X = hashed_tokens(n, 4, 12);
   auto big = permutation_law_f64(X, fixed_permutation(n));
   auto small = permutation_law<hp>(hashed_tokens(64, 4, 12), fixed_permutation(64));
@@ -40,21 +44,21 @@ PV_CLAIM("p6.sd-no-encoding", [](const context&) {
   r.values.set("max_abs_diff", dec_of(big.max_abs_diff));
   r.values.set("bound_f64", dec_of(big.max_bound));
   r.values.set("max_abs_diff_hp_8x8", dec(small.max_abs_diff));
-  r.printed.set("tokens", json::string("4096"));
-  bool ok = n == 4096 && big.within && small.within;
+  r.printed.set("tokens", json::string(std::to_string(P.tokens)));
+  bool ok = static_cast<std::int64_t>(n) == P.tokens && big.within && small.within;
   if (ok) {
     r.result = verdict::holds_qualified;
     r.qualification =
         "that ComfyUI's SpatialTransformer adds no positional encoding is code outside the "
-        "harness and was not inspected here; the harness checks the consequence: at 4096 tokens "
+        "harness and was not inspected here; the harness checks the consequence: at " + cells + " tokens "
         "self-attention only moves its outputs with the tokens, in float64 to within " +
         fig(big.max_abs_diff) + " (reorder bound " + fig(big.max_bound) +
         "), and in mpfr (8 x 8 map) to " + fig(small.max_abs_diff);
-    r.summary = "checked through its consequence (at 4096 tokens attention only moves with the tokens); "
+    r.summary = "checked through its consequence (at " + cells + " tokens attention only moves with the tokens); "
                 "ComfyUI's SpatialTransformer code itself was not inspected";
   } else {
     r.result = verdict::fails;
-    r.qualification = "permutation law at 4096 tokens: diff " + fig(big.max_abs_diff) +
+    r.qualification = "permutation law at " + cells + " tokens: diff " + fig(big.max_abs_diff) +
                       " vs bound " + fig(big.max_bound) + "; mpfr 8 x 8: " + fig(small.max_abs_diff);
   }
   return r;
@@ -147,8 +151,9 @@ PV_CLAIM("p6.identical-centres", [](const context&) {
   }
   r.values.set("max_abs_diff_hp", dec(diff));
   r.values.set("contrast_other_cell_hp", dec(contrast));
-  r.printed.set("max_abs_diff_hp", json::string("0"));
-  if (diff == 0 && contrast > 0) {
+  const auto& P = printed_numbers::p6_identical_centres;
+  r.printed.set("max_abs_diff_hp", json::string(std::to_string(P.max_abs_diff_hp)));
+  if (diff == hp(P.max_abs_diff_hp) && contrast > 0) {
     r.result = verdict::holds;
   } else {
     r.result = verdict::fails;
@@ -251,7 +256,8 @@ PV_CLAIM("p6.flux-bag", [](const context&) {
       "(bag_max_abs_diff); with the FLUX RoPE on a 64 x 64 grid the row-group angle gap of "
       "same-row cells ((0,0)-(0,63), (31,5)-(31,40), (63,1)-(63,62)); and on a 4 x 4 grid "
       "(128 channels, salt 19) that RoPE breaks the bag law");
-  const std::int64_t side = 1024 / 8 / 2;
+  const auto& P = printed_numbers::p6_flux_bag;
+  const std::int64_t side = P.picture_side / 8 / 2;
   const std::int64_t tokens = side * side;
   auto bag = permutation_law<hp>(fixed_tokens(64, 8, 18), fixed_permutation(64));
   auto L = rope_flux<hp>();
@@ -280,10 +286,10 @@ PV_CLAIM("p6.flux-bag", [](const context&) {
   r.values.set("bag_max_abs_diff", dec(bag.max_abs_diff));
   r.values.set("rope_same_row_angle_diff", dec(same_row));
   r.values.set("rope_permutation_max_abs_diff", dec(rope_diff));
-  r.printed.set("tokens", json::string("4096"));
+  r.printed.set("tokens", json::string(std::to_string(P.tokens)));
   // Same row: the row-group angles of the two cells come from the same
   // operations on the same row coordinate, so the gap is exactly 0 (derived).
-  bool ok = tokens == 4096 && bag.within && same_row == 0 &&
+  bool ok = tokens == P.tokens && bag.within && same_row == 0 &&
             rope_diff > hp(1) / 1000;
   if (ok) {
     r.result = verdict::holds;

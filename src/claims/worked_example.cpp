@@ -2,6 +2,7 @@
 // in two dimensions; RoPE at 30 degrees per position against the additive
 // sinusoid p(m) = (sin m, cos m).
 #include "claims/common.h"
+#include "claims/worked_example_printed.h"
 
 namespace {
 
@@ -59,9 +60,10 @@ PV_CLAIM("rope.example-30deg", [](const context&) {
   r.values.set("dot_2_5", dec(d25));
   r.values.set("dot_7_10", dec(d710));
   r.values.set("dot_3_4", dec(d34));
-  r.printed.set("dot_2_5", json::string("0"));
-  r.printed.set("dot_7_10", json::string("0"));
-  r.printed.set("dot_3_4", json::string("0.866"));
+  const auto& P = printed_numbers::rope_example_30deg;
+  r.printed.set("dot_2_5", json::string(P.dot_2_5));
+  r.printed.set("dot_7_10", json::string(P.dot_7_10));
+  r.printed.set("dot_3_4", json::string(P.dot_3_4));
   const hp g25 = rope_2d_dot(deg, generic_q(), generic_k(), 2, 5);
   const hp g710 = rope_2d_dot(deg, generic_q(), generic_k(), 7, 10);
   const hp generic_gap = abs(g25 - g710);
@@ -72,9 +74,9 @@ PV_CLAIM("rope.example-30deg", [](const context&) {
   r.values.set("generic_abs_diff", dec(generic_gap));
   r.values.set("generic_bound", dec(generic_tol));
   printed_check pc;
-  pc.compare(d25, "0", "dot_2_5");
-  pc.compare(d710, "0", "dot_7_10");
-  pc.compare(d34, "0.866", "dot_3_4");
+  pc.compare(d25, P.dot_2_5, "dot_2_5");
+  pc.compare(d710, P.dot_7_10, "dot_7_10");
+  pc.compare(d34, P.dot_3_4, "dot_3_4");
   const bool ok = pc.all_agree();
   // "0" is meant exactly (90 degrees apart). Derived: the rounding of
   // rope_dot against the exact dot with the stored speed w~ (rope_dot_error_
@@ -110,11 +112,12 @@ PV_CLAIM("additive.example", [](const context&) {
   hp d25 = additive_unit_dot(2, 5), d710 = additive_unit_dot(7, 10);
   r.values.set("dot_2_5", dec(d25));
   r.values.set("dot_7_10", dec(d710));
-  r.printed.set("dot_2_5", json::string("-0.040"));
-  r.printed.set("dot_7_10", json::string("0.123"));
+  const auto& P = printed_numbers::additive_example;
+  r.printed.set("dot_2_5", json::string(P.dot_2_5));
+  r.printed.set("dot_7_10", json::string(P.dot_7_10));
   printed_check pc;
-  pc.compare(d25, "-0.040", "dot_2_5");
-  pc.compare(d710, "0.123", "dot_7_10");
+  pc.compare(d25, P.dot_2_5, "dot_2_5");
+  pc.compare(d710, P.dot_7_10, "dot_7_10");
   const bool ok = pc.all_agree();
   // The two dots must differ by more than their rounding: each is a few
   // correctly rounded operations on terms below 2 (about 8 u); 16 u is

@@ -4,6 +4,7 @@
 #include "chapter_numbers.h"
 #include "attach.h"
 #include "claims/registry.h"
+#include "claims/worked_example_printed.h"
 
 namespace {
 
@@ -24,11 +25,12 @@ const bool certificates_registered = [] {
 // Which reading of the additive example reproduces both printed figures.
 PV_CLAIM_PROOF("additive.example", "reading", [](const pv::claims::context&, pv::claim_result& r) {
   using namespace pv::proofs;
+  const auto& printed = pv::claims::printed_numbers::additive_example;
   pv::json readings = pv::json::array();
   for (auto rd : {additive_reading::content_plus_position, additive_reading::content_plus_cos_sin,
                   additive_reading::position_only}) {
-    const bool both = certify_rounding("", "", additive_dot(2, 5, rd), "-0.040").verdict == cert_verdict::proved &&
-                      certify_rounding("", "", additive_dot(7, 10, rd), "0.123").verdict == cert_verdict::proved;
+    const bool both = certify_rounding("", "", additive_dot(2, 5, rd), printed.dot_2_5).verdict == cert_verdict::proved &&
+                      certify_rounding("", "", additive_dot(7, 10, rd), printed.dot_7_10).verdict == cert_verdict::proved;
     if (both) readings.push(pv::json::string(to_string(rd)));
   }
   pv::json j = pv::json::object();

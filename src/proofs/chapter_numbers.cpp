@@ -1,6 +1,10 @@
 #include "chapter_numbers.h"
 
 #include "claims/carousel_printed.h"
+#include "claims/history_printed.h"
+#include "claims/problem5_printed.h"
+#include "claims/problem6_printed.h"
+#include "claims/worked_example_printed.h"
 
 #include "rope30.h"
 
@@ -16,6 +20,19 @@ namespace {
 interval deg30() { return interval_pi() / exact(6); }
 
 interval frac(long num, long den) { return exact(num) / exact(den); }
+
+/// A printed decimal of at most 3 places ("0.841", "-0.416", "1") as the exact
+/// fraction n / 1000.
+interval thousandths(const std::string& printed) {
+  const bool neg = !printed.empty() && printed[0] == '-';
+  const std::string s = neg ? printed.substr(1) : printed;
+  const auto dot = s.find('.');
+  std::string frac_digits = dot == std::string::npos ? "" : s.substr(dot + 1);
+  if (frac_digits.size() > 3) throw std::invalid_argument("p5: '" + printed + "' has more than 3 decimals");
+  frac_digits.resize(3, '0');
+  const long n = std::stol(s.substr(0, dot)) * 1000 + std::stol(frac_digits);
+  return frac(neg ? -n : n, 1000);
+}
 
 std::array<interval, 2> rotate(const std::array<interval, 2>& x, const interval& a) {
   const interval c = cos(a), s = sin(a);
@@ -65,10 +82,10 @@ std::vector<ivec> p5_attention(const std::string& order, p5_encoding enc) {
       t[0] += sin(exact(static_cast<long>(pos)));
       t[1] += cos(exact(static_cast<long>(pos)));
     } else if (enc == p5_encoding::rounded) {
-      static const long pe[3][2] = {{0, 1000}, {841, 540}, {909, -416}};
-      if (pos > 2) throw std::invalid_argument("p5: rounded vectors exist for positions 0..2 only");
-      t[0] += frac(pe[pos][0], 1000);
-      t[1] += frac(pe[pos][1], 1000);
+      const auto& pe = claims::printed_numbers::p5_with_encoding.pe;
+      if (pos >= pe.size()) throw std::invalid_argument("p5: rounded vectors exist for positions 0..2 only");
+      t[0] += thousandths(pe[pos][0]);
+      t[1] += thousandths(pe[pos][1]);
     }
     X.push_back(t);
   }
@@ -129,9 +146,10 @@ namespace {
 std::vector<certificate> rope30() {
   std::vector<certificate> r;
   const char* f = "<R(m*pi/6)(1,0), R(n*pi/6)(1,0)> in MPFI";
-  r.push_back(certify_rounding("dot_2_5", f, rope30_dot(2, 5), "0"));
-  r.push_back(certify_rounding("dot_7_10", f, rope30_dot(7, 10), "0"));
-  r.push_back(certify_rounding("dot_3_4", f, rope30_dot(3, 4), "0.866"));
+  const auto& P = claims::printed_numbers::rope_example_30deg;
+  r.push_back(certify_rounding("dot_2_5", f, rope30_dot(2, 5), P.dot_2_5));
+  r.push_back(certify_rounding("dot_7_10", f, rope30_dot(7, 10), P.dot_7_10));
+  r.push_back(certify_rounding("dot_3_4", f, rope30_dot(3, 4), P.dot_3_4));
   // The exact values, in Q(sqrt 3) (see proof.exhaustive_box).
   const vec3 one{qsqrt3{1, 0}, qsqrt3{0, 0}};
   const auto exact_dots = prove_rope30(one, one, 11);
@@ -144,13 +162,14 @@ std::vector<certificate> rope30() {
 std::vector<certificate> additive() {
   std::vector<certificate> r;
   const auto main = additive_reading::content_plus_position;
-  r.push_back(certify_rounding("dot_2_5", to_string(main), additive_dot(2, 5, main), "-0.040"));
-  r.push_back(certify_rounding("dot_7_10", to_string(main), additive_dot(7, 10, main), "0.123"));
+  const auto& P = claims::printed_numbers::additive_example;
+  r.push_back(certify_rounding("dot_2_5", to_string(main), additive_dot(2, 5, main), P.dot_2_5));
+  r.push_back(certify_rounding("dot_7_10", to_string(main), additive_dot(7, 10, main), P.dot_7_10));
   // The other readings, so the report shows which formula the chapter used.
   for (auto alt : {additive_reading::content_plus_cos_sin, additive_reading::position_only}) {
     const std::string tag = alt == additive_reading::position_only ? "position_only" : "cos_sin_order";
-    r.push_back(certify_rounding("dot_2_5 [" + tag + "]", to_string(alt), additive_dot(2, 5, alt), "-0.040"));
-    r.push_back(certify_rounding("dot_7_10 [" + tag + "]", to_string(alt), additive_dot(7, 10, alt), "0.123"));
+    r.push_back(certify_rounding("dot_2_5 [" + tag + "]", to_string(alt), additive_dot(2, 5, alt), P.dot_2_5));
+    r.push_back(certify_rounding("dot_7_10 [" + tag + "]", to_string(alt), additive_dot(7, 10, alt), P.dot_7_10));
   }
   for (std::size_t i = 2; i < r.size(); ++i) {
     r[i].expected = cert_verdict::disproved;
@@ -166,10 +185,11 @@ std::vector<certificate> wavelengths() {
   std::vector<certificate> r;
   const interval two_pi = exact(2) * interval_pi();
   auto omega = [](long i) { return pow(exact(10000), -(exact(2 * i) / exact(512))); };
+  const auto& P = claims::printed_numbers::sinusoid_wavelengths;
   // In units of 2 pi the wavelength is 1/omega_i: exact integers for i = 0
   // and for the limit i = d/2, so equality with the printed figure is exact.
   r.push_back(certify_exact("wavelength_first / 2pi", "1 / omega_0, omega_0 = 10000^0",
-                            exact(1) / omega(0), 1));
+                            exact(1) / omega(0), P.first_over_2pi));
   // The end of the sequence, i = d/2: the exponent 2 (d/2) / d reduces to the
   // integer 1, so the power is taken by exact multiplication.
   long num = 2 * 256, den = 512;
@@ -181,21 +201,22 @@ std::vector<certificate> wavelengths() {
   else
     limit = pow(exact(10000), exact(num) / exact(den));
   r.push_back(certify_exact("limit / 2pi", "10000^(2 (d/2) / d), the end of the geometric sequence",
-                            limit, 10000));
+                            limit, P.limit_over_2pi));
   r.push_back(certify_exact("wavelength_last / 2pi (d = 512)", "1 / omega_255 = 10000^(510/512)",
-                            exact(1) / omega(255), 10000));
+                            exact(1) / omega(255), P.limit_over_2pi));
   r.back().expected = cert_verdict::disproved;
-  r.back().expected_why = "the printed 10000 * 2 pi is the limit i = d/2, which the last pair "
+  r.back().expected_why = "the printed " + std::to_string(P.limit_over_2pi) +
+                          " * 2 pi is the limit i = d/2, which the last pair "
                           "i = d/2 - 1 does not reach; the claim is qualified for it";
   // The first and the limit are the chapter's arithmetic restated (10000^0 = 1,
   // 10000^(512/512) = 10000): exact integers, no code of posverify involved.
   r[0].checks = r[1].checks = "the chapter's arithmetic restated in exact integers; posverify's numerics are not inspected";
-  certificate first = certify_rounding("wavelength_first", "2 pi / omega_0", two_pi / omega(0), "6.283");
+  certificate first = certify_rounding("wavelength_first", "2 pi / omega_0", two_pi / omega(0), P.first);
   first.why = "printed as 2*pi; compared at 3 decimals";
   r.push_back(first);
   certificate last = certify_rounding("wavelength_last (d = 512)", "2 pi / omega_255",
-                                      two_pi / omega(255), "62831.853");
-  last.printed = "10000*2*pi (62831.853)";
+                                      two_pi / omega(255), P.limit);
+  last.printed = std::to_string(P.limit_over_2pi) + "*2*pi (" + P.limit + ")";
   last.expected = cert_verdict::disproved;
   last.expected_why = r[2].expected_why;
   r.push_back(last);
@@ -241,45 +262,54 @@ std::vector<certificate> carousel(const std::string& id) {
 std::vector<certificate> p5(bool with_encoding) {
   std::vector<certificate> r;
   auto add = [&](const std::string& name, const std::string& formula, const ivec& v,
-                 const char* p0, const char* p1) {
-    r.push_back(certify_rounding(name + "[0]", formula, v[0], p0));
-    r.push_back(certify_rounding(name + "[1]", formula, v[1], p1));
+                 const claims::printed_numbers::printed_pair& p) {
+    r.push_back(certify_rounding(name + "[0]", formula, v[0], p[0]));
+    r.push_back(certify_rounding(name + "[1]", formula, v[1], p[1]));
   };
   if (!with_encoding) {
+    const auto& P = claims::printed_numbers::p5_no_encoding;
+    const auto abc_p = P.abc_out, cab_p = P.cab_out();
     auto abc = p5_attention("abc", p5_encoding::none);
     auto cab = p5_attention("cab", p5_encoding::none);
     const std::string f = "softmax(X X^T / sqrt 2) X, X = [a, b, c]";
-    add("abc_out[a]", f, abc[0], "0.802", "0.599");
-    add("abc_out[b]", f, abc[1], "0.599", "0.802");
-    add("abc_out[c]", f, abc[2], "0.752", "0.752");
+    add("abc_out[a]", f, abc[0], abc_p[0]);
+    add("abc_out[b]", f, abc[1], abc_p[1]);
+    add("abc_out[c]", f, abc[2], abc_p[2]);
     const std::string g = "softmax(X X^T / sqrt 2) X, X = [c, a, b]";
-    add("cab_out[c]", g, cab[0], "0.752", "0.752");
-    add("cab_out[a]", g, cab[1], "0.802", "0.599");
-    add("cab_out[b]", g, cab[2], "0.599", "0.802");
+    add("cab_out[c]", g, cab[0], cab_p[0]);
+    add("cab_out[a]", g, cab[1], cab_p[1]);
+    add("cab_out[b]", g, cab[2], cab_p[2]);
     return r;
   }
+  const auto& P = claims::printed_numbers::p5_with_encoding;
   for (auto enc : {p5_encoding::exact, p5_encoding::rounded}) {
     const std::string sfx = enc == p5_encoding::exact ? "" : "_rounded_pe";
-    const std::string pe = enc == p5_encoding::exact ? "(sin m, cos m)" : "(0,1), (0.841,0.540), (0.909,-0.416)";
+    std::string pe = "(sin m, cos m)";
+    if (enc == p5_encoding::rounded) {
+      pe.clear();
+      for (const auto& v : P.pe) pe += std::string(pe.empty() ? "" : ", ") + "(" + v[0] + "," + v[1] + ")";
+    }
     auto abc = p5_attention("abc", enc);
     auto cab = p5_attention("cab", enc);
-    add("c_at_2" + sfx, "row 2 of attention of [a, b, c] + " + pe, abc[2], "1.502", "0.867");
-    add("c_at_0" + sfx, "row 0 of attention of [c, a, b] + " + pe, cab[0], "1.134", "1.620");
+    add("c_at_2" + sfx, "row 2 of attention of [a, b, c] + " + pe, abc[2], P.c_at_2);
+    add("c_at_0" + sfx, "row 0 of attention of [c, a, b] + " + pe, cab[0], P.c_at_0);
   }
   // The position vectors the chapter prints, p(m) = (sin m, cos m), m = 0, 1, 2.
-  const char* printed_pe[3][2] = {{"0", "1"}, {"0.841", "0.540"}, {"0.909", "-0.416"}};
-  for (long m = 0; m < 3; ++m)
+  for (long m = 0; m < static_cast<long>(P.pe.size()); ++m)
     add("pe_at_" + std::to_string(m), "(sin m, cos m) at m = " + std::to_string(m),
-        {sin(exact(m)), cos(exact(m))}, printed_pe[m][0], printed_pe[m][1]);
+        {sin(exact(m)), cos(exact(m))}, P.pe[static_cast<std::size_t>(m)]);
   return r;
 }
 
 std::vector<certificate> p6_tokens(const std::string& id) {
   // 64 x 64 cells; for FLUX.1 a 1024 x 1024 picture, VAE factor 8, 2 x 2 patches.
-  const interval side = exact(1024) / exact(8) / exact(2);
+  const auto& sd = claims::printed_numbers::p6_sd_no_encoding;
+  const auto& flux = claims::printed_numbers::p6_flux_bag;
+  const interval side = exact(flux.picture_side) / exact(8) / exact(2);
   certificate c = id == "p6.sd-no-encoding"
-                      ? certify_exact("tokens", "64 * 64 cells of the feature map", exact(64) * exact(64), 4096)
-                      : certify_exact("tokens", "(1024 / 8 / 2)^2 patches", side * side, 4096);
+                      ? certify_exact("tokens", "64 * 64 cells of the feature map", exact(sd.side) * exact(sd.side),
+                                      sd.tokens)
+                      : certify_exact("tokens", "(1024 / 8 / 2)^2 patches", side * side, flux.tokens);
   c.checks = "the chapter's arithmetic restated in exact integers; posverify's numerics are not inspected";
   return {c};
 }
