@@ -20,8 +20,8 @@ class property_test : public ::testing::Test {
     auto r = pv::prop::run_property(*p_, o);
     RecordProperty("cases", r.cases);
     RecordProperty("seed", r.seed);
-    if (r.verdict != "passed") {
-      std::string msg = p_->id + " " + r.verdict + " after " + std::to_string(r.cases) +
+    if (r.verdict != pv::verdict::passed) {
+      std::string msg = p_->id + " " + pv::to_string(r.verdict) + " after " + std::to_string(r.cases) +
                         " cases (property seed " + r.seed + ", run seed " +
                         std::to_string(o.seed) + ")\n";
       if (r.counterexample) msg += "counterexample:\n" + *r.counterexample + "\n";

@@ -69,7 +69,7 @@ property_result run_property(const property_def& p, const run_options& o) {
 
   if (result.is<rc::detail::SuccessResult>()) {
     const auto& ok = result.get<rc::detail::SuccessResult>();
-    r.verdict = "passed";
+    r.verdict = verdict::passed;
     r.cases = ok.numSuccess;
     // What the cases covered (RC_TAG / RC_CLASSIFY), as QuickCheck's cover.
     if (!ok.distribution.empty()) {
@@ -83,7 +83,7 @@ property_result run_property(const property_def& p, const run_options& o) {
     }
   } else if (result.is<rc::detail::FailureResult>()) {
     const auto& f = result.get<rc::detail::FailureResult>();
-    r.verdict = "failed";
+    r.verdict = verdict::failed;
     r.cases = f.numSuccess;
     std::ostringstream ce;
     for (const auto& kv : f.counterExample) ce << kv.first << " = " << kv.second << "\n";
@@ -94,13 +94,13 @@ property_result run_property(const property_def& p, const run_options& o) {
                                       std::to_string(o.seed) + " --cases " + std::to_string(o.cases)));
   } else if (result.is<rc::detail::GaveUpResult>()) {
     const auto& g = result.get<rc::detail::GaveUpResult>();
-    r.verdict = "gave-up";
+    r.verdict = verdict::gave_up;
     r.cases = g.numSuccess;
     r.counterexample = g.description;
   } else {
     // With a reproduce string, RapidCheck answers with an error when the
     // replayed case passes: say so instead of a bare "error".
-    r.verdict = o.reproduce.empty() ? "error" : "not-reproduced";
+    r.verdict = o.reproduce.empty() ? verdict::error : verdict::not_reproduced;
     r.counterexample = result.get<rc::detail::Error>().description;
   }
   return r;

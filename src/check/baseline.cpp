@@ -112,6 +112,8 @@ baseline parse_baseline(const std::string& text, const std::string& path) {
       if (v->type() != json::kind::string)
         ck.bad(at + "." + f, std::string("expected a string, got ") + kind_name(v->type()));
     }
+    if (!parse_verdict(r.find("verdict")->as_string()))
+      ck.bad(at + ".verdict", "\"" + r.find("verdict")->as_string() + "\" names no verdict");
     const json* w = r.find("worst");
     if (!w || w->is_null()) continue;
     if (w->type() != json::kind::object)
@@ -133,10 +135,10 @@ json compare(const baseline& base, const std::vector<law_result>& now) {
   for (const auto& kv : base.doc.find("laws")->items()) {  // shape checked by parse_baseline
     const json& b = kv.second;
     const std::string& id = b.find("id")->as_string();
-    if (b.find("verdict")->as_string() != "passed") continue;
+    if (*parse_verdict(b.find("verdict")->as_string()) != verdict::passed) continue;  // checked by parse_baseline
     auto it = cur.find(id);
-    if (it == cur.end() || it->second->verdict != "passed") {
-      std::string now_v = it == cur.end() ? "absent" : it->second->verdict;
+    if (it == cur.end() || it->second->verdict != verdict::passed) {
+      std::string now_v = it == cur.end() ? "absent" : to_string(it->second->verdict);
       regs.push(json::string("`" + id + "` held in the baseline and now is " + now_v +
                              (it != cur.end() && !it->second->finding.empty() ? ": " + it->second->finding : "")));
       continue;

@@ -24,11 +24,11 @@ json law_json(const law_result& r, std::uint64_t seed) {
   o.set("id", json::string(r.id));
   o.set("law", json::string(r.law));
   o.set("tolerance", json::string(r.tolerance));
-  o.set("verdict", json::string(r.verdict));
+  o.set("verdict", json::string(to_string(r.verdict)));
   o.set("cases", json::integer(r.cases));
   o.set("seed", json::string(std::to_string(seed)));
-  o.set("counterexample", r.verdict == "failed" ? json::string(r.counterexample) : json());
-  o.set("replay", r.verdict == "failed" ? json::string(r.replay) : json());
+  o.set("counterexample", r.verdict == verdict::failed ? json::string(r.counterexample) : json());
+  o.set("replay", r.verdict == verdict::failed ? json::string(r.replay) : json());
   o.set("finding", r.finding.empty() ? json() : json::string(r.finding));
   o.set("base_id", json::string(r.base_id));
   o.set("dtype", json::string(r.dtype));
@@ -85,7 +85,7 @@ json report_json(const context& cx, const run_output& o, const json& regressions
   opt.set("accuracy", json::string(cx.accuracy.name.empty() ? "dtype" : cx.accuracy.name));
   j.set("options", opt);
   std::map<std::string, int> count;
-  for (const auto& r : o.laws) count[r.verdict]++;
+  for (const auto& r : o.laws) count[to_string(r.verdict)]++;
   json sum = json::object();
   for (const auto& kv : count) sum.set(kv.first, json::integer(kv.second));
   j.set("summary", sum);
@@ -120,14 +120,14 @@ std::string report_md(const context& cx, const run_output& o, const json& regres
         " · rope " + (o.lib.has_rope ? "yes" : "no (laws not run)") + " · sinusoid " +
         (o.lib.has_sinusoid ? "yes" : "no (laws not run)") + "\n\n";
   std::map<std::string, int> count;
-  for (const auto& r : o.laws) count[r.verdict]++;
+  for (const auto& r : o.laws) count[to_string(r.verdict)]++;
   md += "Laws: " + std::to_string(o.laws.size());
   for (const auto& kv : count) md += " · " + kv.first + " " + std::to_string(kv.second);
   md += "\n\n| law | verdict | cases | worst error / tolerance | where | finding |\n|---|---|---|---|---|---|\n";
   for (const auto& r : o.laws) {
     std::string w = r.has_worst ? short_num(r.worst_error) + " / " + short_num(r.worst_bound) : "—";
-    md += "| `" + r.id + "` | **" + r.verdict + "** | " + cases_text(r) + " | " + w + " | " +
-          markdown_cell(r.has_worst && r.verdict != "failed" ? r.worst_where : "—") + " | " +
+    md += "| `" + r.id + "` | **" + std::string(to_string(r.verdict)) + "** | " + cases_text(r) + " | " + w + " | " +
+          markdown_cell(r.has_worst && r.verdict != verdict::failed ? r.worst_where : "—") + " | " +
           markdown_cell(r.finding.empty() ? "—" : md::prose(r.finding)) + " |\n";
   }
   if (!baseline.empty()) {
@@ -145,7 +145,7 @@ std::string report_md(const context& cx, const run_output& o, const json& regres
   }
   bool any_fail = false;
   for (const auto& r : o.laws)
-    if (r.verdict == "failed") {
+    if (r.verdict == verdict::failed) {
       if (!any_fail) md += "\n## Failures\n\n";
       any_fail = true;
       md += "### `" + r.id + "`\n\n" + r.law + "\n\n" + md::prose(r.finding) + "\n\n";
@@ -189,13 +189,13 @@ std::string report_md(const context& cx, const run_output& o, const json& regres
 
 void print_laws(const run_output& o) {
   for (const auto& r : o.laws) {
-    const char* tag = r.verdict == "passed"                                  ? "  ok    "
-                      : r.verdict == "failed" || r.verdict == "insufficient" ? "  FAIL  "
+    const char* tag = r.verdict == verdict::passed                                  ? "  ok    "
+                      : r.verdict == verdict::failed || r.verdict == verdict::insufficient ? "  FAIL  "
                                                                              : "  --    ";
-    std::cout << tag << r.id << "  (" << r.verdict << ", " << r.cases << " cases"
+    std::cout << tag << r.id << "  (" << to_string(r.verdict) << ", " << r.cases << " cases"
               << (r.unsupported ? ", " + std::to_string(r.unsupported) + " declined" : std::string()) << ")\n";
     if (!r.finding.empty()) std::cout << "        " << text::visible(r.finding) << "\n";
-    if (r.verdict == "failed") {
+    if (r.verdict == verdict::failed) {
       if (const json* dg = r.extra.find("diagnosis")) std::cout << "        diagnosis: " << dg->as_string() << "\n";
       std::cout << "        replay: " << text::visible(r.replay) << "\n";
     }

@@ -141,7 +141,7 @@ std::string law_run::rope_flags() const {
 
 void law_run::fail(int k, const std::string& msg, const std::function<std::string()>& describe) {
   if (failed()) return;
-  r_.verdict = "failed";
+  r_.verdict = verdict::failed;
   r_.finding = "case " + std::to_string(k) + ": " + msg;
   r_.counterexample = describe ? describe() : "";
   r_.replay = replay_of(k);
@@ -212,15 +212,15 @@ bool law_run::within(int k, const hp& error, const hp& bound, const std::string&
 law_result law_run::finish() {
   if (cx_.group < 0 && cx_.units->mine(r_.unit)) cx_.units->finished();
   const int wanted = std::min(cx_.min_cases, int(case_indices().size()));
-  if (r_.verdict != "failed" && r_.cases > 0 && r_.cases < wanted) {
-    r_.verdict = "insufficient";
+  if (r_.verdict != verdict::failed && r_.cases > 0 && r_.cases < wanted) {
+    r_.verdict = verdict::insufficient;
     r_.finding = "only " + std::to_string(r_.cases) + " of " + std::to_string(case_indices().size()) +
                  " cases evaluated: the library declined " + std::to_string(r_.unsupported) +
                  " (returned 1); --min-cases asks for " + std::to_string(wanted);
-  } else if (r_.verdict != "failed") {
-    if (r_.cases > 0) r_.verdict = "passed";
-    else if (r_.unsupported > 0) r_.verdict = "unsupported";
-    else r_.verdict = "not-run";
+  } else if (r_.verdict != verdict::failed) {
+    if (r_.cases > 0) r_.verdict = verdict::passed;
+    else if (r_.unsupported > 0) r_.verdict = verdict::unsupported;
+    else r_.verdict = verdict::not_run;
   }
   return r_;
 }

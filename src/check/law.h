@@ -10,6 +10,7 @@
 #include "posverify/scalar.h"
 #include "posverify/seeded.h"
 #include "posverify/shard.h"
+#include "posverify/verdict.h"
 
 #include <cstdint>
 #include <cstring>
@@ -119,7 +120,7 @@ struct law_result {
   std::string dtype;      ///< float32 | float64
   std::string config;     ///< RoPE configuration or ""
   long unit = -1;         ///< the unit it belongs to (posverify/shard.h)
-  std::string verdict = "not-run";  ///< passed | failed | insufficient | unsupported | not-run
+  pv::verdict verdict = pv::verdict::not_run;  ///< passed | failed | insufficient | unsupported | not_run
   int cases = 0;          ///< cases evaluated (passed cases + the failing one)
   int unsupported = 0;    ///< cases the library declined (returned 1)
   std::string finding;    ///< when failed or insufficient: what went wrong
@@ -214,7 +215,7 @@ class law_run {
   void fail(int k, const std::string& msg, const std::function<std::string()>& describe);
 
   void case_done() { ++r_.cases; }
-  bool failed() const { return r_.verdict == "failed"; }
+  bool failed() const { return r_.verdict == verdict::failed; }
   law_result finish();
   law_result& result_ref() { return r_; }
 

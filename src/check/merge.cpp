@@ -23,7 +23,7 @@ law_result law_of_json(const json& l) {
   r.id = text(l, "id");
   r.law = text(l, "law");
   r.tolerance = text(l, "tolerance");
-  r.verdict = text(l, "verdict");
+  r.verdict = json_read::verdict_of(l, "the check report: law " + r.id);
   r.cases = int(need(l, "cases").as_integer());
   r.counterexample = text(l, "counterexample");
   r.replay = text(l, "replay");

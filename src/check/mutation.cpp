@@ -48,7 +48,7 @@ int run_mutation(context& cx, const std::vector<std::string>& libs, const std::s
     int nfail = 0;
     std::vector<std::string> bases;  // every law (without dtype/config) that failed
     for (const auto& r : o.laws)
-      if (r.verdict == "failed") {
+      if (r.verdict == verdict::failed) {
         if (!first) first = &r;
         ++nfail;
         if (std::find(bases.begin(), bases.end(), r.base_id) == bases.end()) bases.push_back(r.base_id);

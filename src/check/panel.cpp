@@ -63,11 +63,11 @@ int run_panel(context& cx, const std::vector<std::string>& libs, const std::stri
         cx.max_position = mp;
         auto o = run_all(cx);
         for (const auto& r : o.laws) {
-          if (r.verdict != "passed" && r.verdict != "failed") continue;
+          if (r.verdict != verdict::passed && r.verdict != verdict::failed) continue;
           if (!per_law.count(r.base_id)) order.push_back(r.base_id);
           auto& w = per_law[r.base_id];
           ++w.runs;
-          if (r.verdict == "failed") {
+          if (r.verdict == verdict::failed) {
             ++w.failed;
             failures.push_back(r.id + " (seed " + std::to_string(cx.seed) + ", --max-position " + to_decimal(mp) +
                                "): " + r.finding);

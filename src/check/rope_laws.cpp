@@ -516,8 +516,8 @@ std::vector<law_result> rope_laws(const context& cx, json& sweep, json& diagnosi
     rope_scaled_laws(gcx, rc, out);
     bool diagnose = false, any_ran = false;
     for (std::size_t i = before; i < out.size(); ++i) {
-      if (out[i].verdict == "passed" || out[i].verdict == "failed") any_ran = true;
-      if (out[i].diagnose && out[i].verdict == "failed") diagnose = true;
+      if (out[i].verdict == verdict::passed || out[i].verdict == verdict::failed) any_ran = true;
+      if (out[i].diagnose && out[i].verdict == verdict::failed) diagnose = true;
     }
     if (cx.only_case < 0 && any_ran && cx.wire == PV_F32) {  // 16-bit runs: the laws only
       if (cx.only_law.empty()) {  // multi-axis: the same position on every axis
@@ -531,7 +531,7 @@ std::vector<law_result> rope_laws(const context& cx, json& sweep, json& diagnosi
         cx.units->diagnosis_units.push_back(gcx.group);
         if (const json* m = dg.find("message"))
           for (std::size_t i = before; i < out.size(); ++i)
-            if (out[i].verdict == "failed" && out[i].diagnose)
+            if (out[i].verdict == verdict::failed && out[i].diagnose)
               out[i].extra.set("diagnosis", *m);
       }
     }

@@ -10,14 +10,11 @@ namespace pv::claims {
 
 namespace {
 
-bool claim_flipped(const std::string& base, const std::string& got) {
-  return base != to_string(verdict::fails) && base != to_string(verdict::not_checkable) &&
-         got == to_string(verdict::fails);
+bool claim_flipped(verdict base, verdict got) {
+  return base != verdict::fails && base != verdict::not_checkable && got == verdict::fails;
 }
 
-bool property_flipped(const std::string& base, const std::string& got) {
-  return base == "passed" && got != "passed";
-}
+bool property_flipped(verdict base, verdict got) { return base == verdict::passed && got != verdict::passed; }
 
 /// The first `n` characters of the first line of s, for a table cell.
 std::string first_words(const std::string& s, std::size_t n = 160) {
@@ -48,8 +45,8 @@ one_run run_once(const fault_matrix_options& o) {
 
 std::vector<std::string> fault_row::flipped_by(const std::vector<fault_info>& faults) const {
   std::vector<std::string> out;
-  const bool is_property = baseline == "passed" || baseline == "failed" || baseline == "gave-up" ||
-                           baseline == "error";
+  const bool is_property = baseline == verdict::passed || baseline == verdict::failed ||
+                           baseline == verdict::gave_up || baseline == verdict::error;
   for (std::size_t f = 0; f < under.size(); ++f)
     if (is_property ? property_flipped(baseline, under[f]) : claim_flipped(baseline, under[f]))
       out.push_back(faults[f].name);
@@ -75,7 +72,7 @@ fault_matrix run_fault_matrix(const fault_matrix_options& o) {
   for (const auto& c : base.claims) {
     fault_row r;
     r.id = c.id;
-    r.baseline = to_string(c.result);
+    r.baseline = c.result;
     r.checkable = c.result != verdict::not_checkable;
     m.claims.push_back(r);
   }
@@ -94,7 +91,7 @@ fault_matrix run_fault_matrix(const fault_matrix_options& o) {
     for (std::size_t i = 0; i < m.claims.size(); ++i) {
       auto& row = m.claims[i];
       const auto& c = run.claims.at(i);
-      row.under.push_back(to_string(c.result));
+      row.under.push_back(c.result);
       row.note.push_back(row.under.back() != row.baseline && c.qualification
                              ? first_words(*c.qualification) : "");
     }
@@ -102,7 +99,7 @@ fault_matrix run_fault_matrix(const fault_matrix_options& o) {
       auto& row = m.properties[i];
       const auto& p = run.properties.at(i);
       row.under.push_back(p.verdict);
-      row.note.push_back(p.verdict != "passed" && p.counterexample ? first_words(*p.counterexample)
+      row.note.push_back(p.verdict != verdict::passed && p.counterexample ? first_words(*p.counterexample)
                                                                    : "");
     }
   }
@@ -127,11 +124,11 @@ json to_json(const fault_matrix& m) {
     for (const auto& r : rs) {
       json o = json::object();
       o.set("id", json::string(r.id));
-      o.set("baseline", json::string(r.baseline));
+      o.set("baseline", json::string(to_string(r.baseline)));
       json under = json::object();
       for (std::size_t f = 0; f < r.under.size(); ++f) {
         json cell = json::object();
-        cell.set("verdict", json::string(r.under[f]));
+        cell.set("verdict", json::string(to_string(r.under[f])));
         if (!r.note[f].empty()) cell.set("note", json::string(r.note[f]));
         under.set(m.faults[f].name, cell);
       }
@@ -192,11 +189,11 @@ std::string to_markdown(const fault_matrix& m) {
     for (std::size_t f = 0; f < m.faults.size(); ++f) s += "---|";
     s += "---|\n";
     for (const auto& r : rows) {
-      s += "| `" + r.id + "` | " + r.baseline + " |";
+      s += "| `" + r.id + "` | " + to_string(r.baseline) + " |";
       for (const auto& v : r.under) {
         if (v == r.baseline) s += " = |";
-        else if (v == "fails" || v == "failed") s += " **" + v + "** |";
-        else s += " " + v + " |";
+        else if (v == verdict::fails || v == verdict::failed) s += " **" + std::string(to_string(v)) + "** |";
+        else s += " " + std::string(to_string(v)) + " |";
       }
       const auto by = r.flipped_by(m.faults);
       s += " " + (r.checkable ? std::to_string(by.size()) : std::string("not checkable")) + " |\n";
@@ -212,7 +209,7 @@ std::string to_markdown(const fault_matrix& m) {
       for (const auto& r : *rows)
         if (r.under[f] != r.baseline) {
           any = true;
-          s += "- `" + r.id + "` " + r.under[f] + (r.note[f].empty() ? "" : ": " + r.note[f]) + "\n";
+          s += "- `" + r.id + "` " + to_string(r.under[f]) + (r.note[f].empty() ? "" : ": " + r.note[f]) + "\n";
         }
     if (!any) s += "- nothing changed\n";
     s += "\n";

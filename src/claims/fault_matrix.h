@@ -23,8 +23,8 @@ struct fault_matrix_options {
 /// and under each fault (same order as fault_matrix::faults).
 struct fault_row {
   std::string id;
-  std::string baseline;
-  std::vector<std::string> under;
+  pv::verdict baseline = pv::verdict::not_run;
+  std::vector<pv::verdict> under;
   std::vector<std::string> note;  ///< first words of the failure, per fault ("" when unchanged)
   bool checkable = true;          ///< false for a claim that is not checkable
   /// A fault flips the row when the baseline holds (or passes) and the row

@@ -118,20 +118,20 @@ PV_CLAIM("p5.why", [](const context& ctx) {
     r.qualification = "the property " + pid + " was not run in this context";
     return r;
   }
-  r.values.set("property_verdict", json::string(p->verdict));
+  r.values.set("property_verdict", json::string(to_string(p->verdict)));
   r.values.set("property_cases", json::integer(p->cases));
-  if (p->verdict == "passed" && p->cases > 0 && weights_ok) {
+  if (p->verdict == verdict::passed && p->cases > 0 && weights_ok) {
     r.result = verdict::holds;
-  } else if (p->verdict == "passed" && p->cases > 0) {
+  } else if (p->verdict == verdict::passed && p->cases > 0) {
     r.result = verdict::fails;
     r.qualification = "the property passed but the p5 weights do not permute: " + fig(wdiff);
-  } else if (p->verdict == "failed" || !weights_ok) {
+  } else if (p->verdict == verdict::failed || !weights_ok) {
     r.result = verdict::fails;
-    r.qualification = "property " + pid + " " + p->verdict + " (seed " + p->seed + ")" +
+    r.qualification = "property " + pid + " " + to_string(p->verdict) + " (seed " + p->seed + ")" +
                       (p->counterexample ? ": " + *p->counterexample : std::string());
   } else {
     r.result = verdict::not_checkable;
-    r.qualification = "property " + pid + " ended '" + p->verdict + "' after " +
+    r.qualification = "property " + pid + " ended '" + std::string(to_string(p->verdict)) + "' after " +
                       std::to_string(p->cases) + " cases";
   }
   return r;

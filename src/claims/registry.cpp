@@ -76,7 +76,7 @@ namespace {
 
 /// Every object under `j` with a string "verdict": the path of its keys and
 /// whether the verdict is unexpected (differs from its "expected", or, with
-/// no "expected", begins with "disproved").
+/// no "expected", begins with disproved: leading_verdict).
 void collect_unexpected(const json& j, const std::string& path, std::vector<std::string>& bad) {
   using K = json::kind;
   if (j.type() == K::object) {
@@ -85,7 +85,7 @@ void collect_unexpected(const json& j, const std::string& path, std::vector<std:
       const std::string got = v->as_string();
       const json* want = j.find("expected");
       const bool has_want = want && want->type() == K::string;
-      const bool unexpected = has_want ? got != want->as_string() : got.rfind("disproved", 0) == 0;
+      const bool unexpected = has_want ? got != want->as_string() : leading_verdict(got) == verdict::disproved;
       if (unexpected)
         bad.push_back(path + " (" + got + (has_want ? ", expected " + want->as_string() : "") + ")");
     }

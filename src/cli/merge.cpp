@@ -67,8 +67,7 @@ report report_of_json(const json& j) {
     cr.id = text(c, "id");
     cr.section = text(c, "section");
     cr.checked = text(c, "checked");
-    for (verdict v : {verdict::holds, verdict::holds_qualified, verdict::fails, verdict::not_checkable})
-      if (text(c, "verdict") == to_string(v)) cr.result = v;
+    cr.result = json_read::verdict_of(c, "the verify report: claim " + cr.id);
     cr.values = need(c, "values");
     cr.printed = need(c, "printed");
     cr.qualification = optional_text(c, "qualification");
@@ -84,7 +83,7 @@ report report_of_json(const json& j) {
     pr.id = text(p, "id");
     pr.law = text(p, "law");
     pr.tolerance = text(p, "tolerance");
-    pr.verdict = text(p, "verdict");
+    pr.verdict = json_read::verdict_of(p, "the verify report: property " + pr.id);
     pr.cases = int(need(p, "cases").as_integer());
     pr.seed = text(p, "seed");
     pr.counterexample = optional_text(p, "counterexample");
@@ -123,6 +122,11 @@ int cmd_merge(const std::vector<std::string>& args) {
     for (const auto& f : files) {
       try {
         shards.emplace_back(f, json::parse(slurp(f)));
+        // every verdict names one (parse_verdict), reported with the file and the entry
+        for (const char* list : {"laws", "claims", "properties"})
+          if (const json* items = shards.back().second.find(list))
+            for (std::size_t i = 0; i < items->size(); ++i)
+              json_read::verdict_of(items->items()[i].second, f + ": " + list + "[" + std::to_string(i) + "]");
       } catch (const std::runtime_error& e) {
         throw std::runtime_error(std::string(e.what()).rfind(f, 0) == 0 ? e.what() : f + ": " + e.what());
       }
@@ -139,9 +143,9 @@ int cmd_merge(const std::vector<std::string>& args) {
     if (is_check) {
       std::map<std::string, int> count;  // the summary, as check.cpp's report_json counts it
       for (const auto& kv : merged.find("laws")->items()) {
-        const std::string v = kv.second.find("verdict")->as_string();
-        count[v]++;
-        ok = ok && v != "failed" && v != "insufficient";
+        const verdict v = json_read::verdict_of(kv.second, "the merged check report: law " + json_read::text(kv.second, "id"));
+        count[to_string(v)]++;
+        ok = ok && v != verdict::failed && v != verdict::insufficient;
       }
       json sum = json::object();
       for (const auto& kv : count) sum.set(kv.first, json::integer(kv.second));
@@ -151,7 +155,7 @@ int cmd_merge(const std::vector<std::string>& args) {
     } else {
       const report r = report_of_json(merged);
       for (const auto& c : r.claims) ok = ok && c.result != verdict::fails;
-      for (const auto& p : r.properties) ok = ok && p.verdict == "passed";
+      for (const auto& p : r.properties) ok = ok && p.verdict == verdict::passed;
       md = to_markdown(r);
     }
     std::string json_path = out;

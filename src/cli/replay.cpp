@@ -22,7 +22,7 @@ int cmd_replay(const std::vector<std::string>& args) {
   }
   const pv::property_result r = pv::prop::run_property(*p, opt);
   print_property(r, std::cout);
-  return r.verdict == "passed" ? 0 : 1;
+  return r.verdict == pv::verdict::passed ? 0 : 1;
 }
 
 }  // namespace pv::cli

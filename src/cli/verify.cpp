@@ -18,9 +18,9 @@
 namespace pv::cli {
 
 void print_property(const property_result& r, std::ostream& os) {
-  os << (r.verdict == "passed" ? "  ok    " : "  FAIL  ") << r.id << "  " << r.verdict << " ("
+  os << (r.verdict == verdict::passed ? "  ok    " : "  FAIL  ") << r.id << "  " << to_string(r.verdict) << " ("
      << r.cases << " cases, seed " << r.seed << ")\n";
-  if (r.verdict != "passed") {
+  if (r.verdict != verdict::passed) {
     if (r.counterexample) os << "        counterexample:\n" << *r.counterexample << "\n";
     if (r.replay) os << "        replay: " << *r.replay << "\n";
     if (auto* rr = r.extra.find("rerun")) os << "        rerun:  " << rr->as_string() << "\n";
@@ -47,7 +47,7 @@ int cmd_verify(const std::vector<std::string>& args) {
     if (!p) throw usage_error("--property: no property named '" + only + "' (see posverify list)");
     auto r = pv::prop::run_property(*p, opt);
     print_property(r, std::cout);
-    return r.verdict == "passed" ? 0 : 1;
+    return r.verdict == verdict::passed ? 0 : 1;
   }
 
   pv::make_out_dir(out_dir, "--out");
@@ -77,7 +77,7 @@ int cmd_verify(const std::vector<std::string>& args) {
     std::cout << std::flush;
     print_property(r, std::cout);
     std::cout << std::flush;
-    ok = ok && r.verdict == "passed";
+    ok = ok && r.verdict == verdict::passed;
     rep.properties.push_back(std::move(r));
     prop_units.push_back(i);
     bar.step();

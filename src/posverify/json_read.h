@@ -3,6 +3,7 @@
 #pragma once
 
 #include "posverify/json.h"
+#include "posverify/verdict.h"
 
 #include <stdexcept>
 #include <string>
@@ -21,6 +22,18 @@ inline const json& need(const json& o, const char* key, const char* what = "") {
 inline std::string text(const json& o, const char* key) {
   const json* v = o.find(key);
   return v && !v->is_null() ? number_text(*v) : std::string();
+}
+
+/// The verdict of o["verdict"], read back with parse_verdict; throws
+/// std::runtime_error "<where>.verdict: missing" or "<where>.verdict: "X" names
+/// no verdict" (where: the file and the entry, as "a.json: laws[3]").
+inline verdict verdict_of(const json& o, const std::string& where) {
+  const json* v = o.find("verdict");
+  if (!v || v->type() != json::kind::string)
+    throw std::runtime_error(where + ".verdict: " + (v ? "expected a string" : "missing"));
+  const auto r = parse_verdict(v->as_string());
+  if (!r) throw std::runtime_error(where + ".verdict: \"" + v->as_string() + "\" names no verdict");
+  return *r;
 }
 
 }  // namespace pv::json_read

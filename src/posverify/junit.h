@@ -115,8 +115,9 @@ inline std::string of_report(const json& r) {
     suite s{"posverify check " + (impl ? str(*impl, "name") : std::string()), {}};
     for (const auto& [k, l] : laws->items()) {
       test_case c = named(str(l, "base_id"), str(l, "id"));
-      const std::string v = str(l, "verdict");
-      if (v == "failed" || v == "insufficient") {
+      const verdict vd = json_read::verdict_of(l, "the check report: law " + str(l, "id"));
+      const std::string v = to_string(vd);
+      if (vd == verdict::failed || vd == verdict::insufficient) {
         c.result = outcome::failed;
         c.message = v + ": " + str(l, "finding");
         std::string t;
@@ -128,7 +129,7 @@ inline std::string of_report(const json& r) {
         line(t, "seed: ", str(l, "seed"));
         line(t, "replay: ", str(l, "replay"));
         c.text = t;
-      } else if (v != "passed") {
+      } else if (vd != verdict::passed) {
         c.result = outcome::skipped;
         c.message = v + " (" + str(l, "unsupported_cases") + " cases declined by the library)";
       }
@@ -141,8 +142,8 @@ inline std::string of_report(const json& r) {
     suite s{"posverify verify: claims", {}};
     for (const auto& [k, cl] : claims->items()) {
       test_case c = named("claims." + str(cl, "section"), str(cl, "id"));
-      const std::string v = str(cl, "verdict");
-      if (v == "fails") {
+      const verdict v = json_read::verdict_of(cl, "the verify report: claim " + str(cl, "id"));
+      if (v == verdict::fails) {
         c.result = outcome::failed;
         c.message = "fails: " + str(cl, "qualification");
         std::string t;
@@ -151,7 +152,7 @@ inline std::string of_report(const json& r) {
         line(t, "values: ", cl.find("values") ? cl.find("values")->dump() : "");
         t += "rerun: posverify verify --seed " + seed + " (the claims' cases are fixed; claims.md has the details)\n";
         c.text = t;
-      } else if (v == "not-checkable") {
+      } else if (v == verdict::not_checkable) {
         c.result = outcome::skipped;
         c.message = "not checkable: " + str(cl, "qualification");
       }
@@ -163,8 +164,9 @@ inline std::string of_report(const json& r) {
     suite s{"posverify verify: properties", {}};
     for (const auto& [k, p] : props->items()) {
       test_case c = named("properties", str(p, "id"));
-      const std::string v = str(p, "verdict");
-      if (v != "passed") {
+      const verdict vd = json_read::verdict_of(p, "the verify report: property " + str(p, "id"));
+      const std::string v = to_string(vd);
+      if (vd != verdict::passed) {
         c.result = outcome::failed;
         c.message = v + " after " + str(p, "cases") + " cases (seed " + str(p, "seed") + ")";
         std::string t;

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <filesystem>  // create_directories
 #include <map>
+#include <ostream>
 #include <stdexcept>
 #include <unistd.h>
 
@@ -18,9 +19,36 @@ const char* to_string(verdict v) {
     case verdict::holds_qualified: return "holds-qualified";
     case verdict::fails: return "fails";
     case verdict::not_checkable: return "not-checkable";
+    case verdict::passed: return "passed";
+    case verdict::failed: return "failed";
+    case verdict::insufficient: return "insufficient";
+    case verdict::unsupported: return "unsupported";
+    case verdict::gave_up: return "gave-up";
+    case verdict::error: return "error";
+    case verdict::not_reproduced: return "not-reproduced";
+    case verdict::not_run: return "not-run";
+    case verdict::proved: return "proved";
+    case verdict::disproved: return "disproved";
+    case verdict::undecided: return "undecided";
   }
   return "?";
 }
+
+std::ostream& operator<<(std::ostream& os, verdict v) { return os << to_string(v); }
+
+std::optional<verdict> parse_verdict(std::string_view s) {
+  for (int i = 0; i <= int(verdict::undecided); ++i)
+    if (s == to_string(verdict(i))) return verdict(i);
+  return std::nullopt;
+}
+
+std::string qualified(verdict v, std::string_view how) {
+  std::string s = to_string(v);
+  if (!how.empty()) s += " (" + std::string(how) + ")";
+  return s;
+}
+
+std::optional<verdict> leading_verdict(std::string_view s) { return parse_verdict(s.substr(0, s.find(' '))); }
 
 json to_json(const report& r) {
   json j = json::object();
@@ -49,7 +77,7 @@ json to_json(const report& r) {
     o.set("id", json::string(p.id));
     o.set("law", json::string(p.law));
     o.set("tolerance", json::string(p.tolerance));
-    o.set("verdict", json::string(p.verdict));
+    o.set("verdict", json::string(to_string(p.verdict)));
     o.set("cases", json::integer(p.cases));
     o.set("seed", json::string(p.seed));
     o.set("counterexample", p.counterexample ? json::string(*p.counterexample) : json());
@@ -153,10 +181,10 @@ std::string field_text(const json& e, const char* k) {
 std::string certificate_verdict(const json& e) {
   const std::string v = field_text(e, "verdict");
   const json* rejected = e.find("rejected_reading");
-  if (v == "disproved" && rejected && rejected->type() == json::kind::boolean && rejected->as_bool() &&
-      field_text(e, "expected") == "disproved")
+  if (parse_verdict(v) == verdict::disproved && rejected && rejected->type() == json::kind::boolean &&
+      rejected->as_bool() && parse_verdict(field_text(e, "expected")) == verdict::disproved)
     return "ruled out";
-  return v == "proved" ? v : "**" + v + "**";
+  return parse_verdict(v) == verdict::proved ? v : "**" + v + "**";
 }
 
 /// The enclosure [lo, hi] at 4 significant digits; one figure when both ends
@@ -183,7 +211,7 @@ std::string certificate_table(const json& cert) {
     std::string how = field_text(e, "formula");
     for (const char* k : {"rule", "why", "exact"})
       if (const std::string f = field_text(e, k); !f.empty()) how += (how.empty() ? "" : "; ") + md::prose(f);
-    if (field_text(e, "verdict") != "proved")
+    if (parse_verdict(field_text(e, "verdict")) != verdict::proved)
       if (const std::string f = field_text(e, "expected_why"); !f.empty()) how += "; expected: " + f;
     t.row({"`" + kv.first + "`", markdown_cell(field_text(e, "printed")), markdown_cell(enclosure_text(e)),
            certificate_verdict(e), markdown_cell(how)});
@@ -198,7 +226,7 @@ std::vector<std::string> disproved_numbers(const json& cert) {
   if (cert.type() != json::kind::object) return out;
   for (const auto& kv : cert.items()) {
     const json& e = kv.second;
-    if (e.type() != json::kind::object || field_text(e, "verdict") != "disproved") continue;
+    if (e.type() != json::kind::object || parse_verdict(field_text(e, "verdict")) != verdict::disproved) continue;
     if (certificate_verdict(e) == "ruled out") continue;
     out.push_back("`" + kv.first + "`: printed " + field_text(e, "printed") + ", exact value " +
                   enclosure_text(e) + " (" + field_text(e, "why") + ")");
@@ -239,7 +267,7 @@ std::string to_markdown(const report& r) {
   std::map<verdict, std::vector<const claim_result*>> by;
   for (const auto& c : r.claims) by[c.result].push_back(&c);
   std::size_t props_passed = 0;
-  for (const auto& p : r.properties) props_passed += p.verdict == "passed" ? 1 : 0;
+  for (const auto& p : r.properties) props_passed += p.verdict == verdict::passed ? 1 : 0;
   out += md::heading(2, "At a glance");
   out += md::wrap(std::to_string(r.claims.size()) + " claims: " + std::to_string(by[verdict::holds].size()) +
                   " hold, " + std::to_string(by[verdict::holds_qualified].size()) + " hold with a qualification, " +
@@ -281,10 +309,10 @@ std::string to_markdown(const report& r) {
   }
   std::vector<const property_result*> bad;
   for (const auto& p : r.properties)
-    if (p.verdict != "passed") bad.push_back(&p);
+    if (p.verdict != verdict::passed) bad.push_back(&p);
   if (!bad.empty()) {
     out += "**Properties that did not pass**\n\n";
-    for (const auto* p : bad) out += "- `" + p->id + "`: " + p->verdict + "\n";
+    for (const auto* p : bad) out += "- `" + p->id + "`: " + to_string(p->verdict) + "\n";
     out += "\n";
   }
 
@@ -321,7 +349,7 @@ std::string to_markdown(const report& r) {
   out += md::heading(2, "Properties (random cases, RapidCheck)");
   md::table t({"id", "verdict", "cases", "seed"});
   for (const auto& p : r.properties)
-    t.row({"`" + p.id + "`", p.verdict == "passed" ? p.verdict : "**" + p.verdict + "**", md::num(p.cases), p.seed});
+    t.row({"`" + p.id + "`", p.verdict == verdict::passed ? std::string(to_string(p.verdict)) : "**" + std::string(to_string(p.verdict)) + "**", md::num(p.cases), p.seed});
   out += t.str() + "\n";
   for (const auto& p : r.properties) {
     out += md::heading(3, "`" + p.id + "`");

@@ -4,16 +4,13 @@
 
 #include "json.h"
 #include "markdown.h"  // markdown_cell, md::
+#include "verdict.h"
 
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace pv {
-
-/// Verdicts of claims (CLAIMS.md): computed, never typed in.
-enum class verdict { holds, holds_qualified, fails, not_checkable };
-const char* to_string(verdict v);
 
 struct claim_result {
   std::string id;
@@ -33,7 +30,7 @@ struct property_result {
   std::string id;
   std::string law;        ///< the law, in one sentence
   std::string tolerance;  ///< the rule the comparison used, and why
-  std::string verdict;    ///< passed | failed | gave-up | error
+  pv::verdict verdict = pv::verdict::not_run;  ///< passed | failed | gave_up | error | not_reproduced
   int cases = 0;          ///< successful cases run
   std::string seed;       ///< decimal seed of this property's run
   std::optional<std::string> counterexample;  ///< lossless, when failed

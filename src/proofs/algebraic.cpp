@@ -1,4 +1,5 @@
 #include "algebraic.h"
+#include "posverify/verdict.h"
 
 #include <algorithm>
 #include <array>
@@ -138,8 +139,9 @@ json to_json(const algebraic_result& r) {
   j.set("degree_bound", deg);
   j.set("grid", json::string("D_v + 1 values 0, 1, -1, 2, -2, ... per variable"));
   j.set("grid_points", json::integer(r.points));
-  j.set("verdict", json::string(r.too_large ? "undecided (grid over budget)"
-                                            : r.holds ? "proved (algebraic)" : "disproved"));
+  j.set("verdict", json::string(r.too_large ? pv::qualified(pv::verdict::undecided, "grid over budget")
+                                            : r.holds ? pv::qualified(pv::verdict::proved, "algebraic")
+                                                      : pv::qualified(pv::verdict::disproved, "")));
   if (!r.counterexample.empty()) j.set("counterexample", json::string(r.counterexample));
   return j;
 }

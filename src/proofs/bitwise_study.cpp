@@ -1,4 +1,5 @@
 #include "bitwise_study.h"
+#include "posverify/verdict.h"
 
 #include "attach.h"
 #include "claims/registry.h"
@@ -136,9 +137,9 @@ json to_json(const std::vector<study_cell>& cells, std::uint64_t seed) {
   // The study's verdict counts for perm.six-cells (claims/registry.cpp): the
   // correctly rounded reduction must be bitwise exact and the sequential one
   // within the reorder bound.
-  j.set("verdict", json::string(cr_exact && seq_within
-                                    ? "proved (correctly rounded: bitwise exact; sequential: within the reorder bound)"
-                                    : "disproved"));
+  j.set("verdict", json::string(pv::qualified(
+                       cr_exact && seq_within ? pv::verdict::proved : pv::verdict::disproved,
+                       cr_exact && seq_within ? "correctly rounded: bitwise exact; sequential: within the reorder bound" : "")));
   j.set("conclusion",
         json::string(std::string("correctly rounded reduction: ") +
                      (cr_exact ? "bitwise exact over every order and input" : "NOT bitwise exact") +

@@ -9,14 +9,6 @@
 
 namespace pv::proofs {
 
-const char* to_string(cert_verdict v) {
-  switch (v) {
-    case cert_verdict::proved: return "proved";
-    case cert_verdict::disproved: return "disproved";
-    default: return "undecided";
-  }
-}
-
 interval exact(long x) {
   interval r;
   mpfi_set_si(r.backend().data(), x);

@@ -13,6 +13,7 @@
 #pragma once
 
 #include "posverify/json.h"
+#include "posverify/verdict.h"
 #include "reference/mp.h"
 
 #include <string>
@@ -20,8 +21,8 @@
 
 namespace pv::proofs {
 
-enum class cert_verdict { proved, disproved, undecided };
-const char* to_string(cert_verdict v);
+/// A certificate's verdict: proved, disproved or undecided (posverify/verdict.h).
+using cert_verdict = pv::verdict;
 
 struct certificate {
   std::string name;      ///< the chapter's value name (CLAIMS.md)

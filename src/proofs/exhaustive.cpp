@@ -1,6 +1,7 @@
 // Exhaustive proofs attached to perm.six-cells, p5.no-encoding,
 // rope.example-30deg and carousel.c.
 #include "exhaustive.h"
+#include "posverify/verdict.h"
 
 #include "attach.h"
 #include "claims/registry.h"
@@ -24,7 +25,7 @@ json prove_all_orders(const matrix<double>& X, const std::string& input_doc) {
   j.set("float64_correctly_rounded", to_json(d, true));
   j.set("float32_correctly_rounded", to_json(f, true));
   const bool ok = h.within_bound && d.bitwise_equal && f.bitwise_equal;
-  j.set("verdict", json::string(ok ? "proved (exhaustive: every order)" : "disproved"));
+  j.set("verdict", json::string(pv::qualified(ok ? pv::verdict::proved : pv::verdict::disproved, ok ? "exhaustive: every order" : "")));
   return j;
 }
 

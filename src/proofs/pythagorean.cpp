@@ -1,4 +1,5 @@
 #include "pythagorean.h"
+#include "posverify/verdict.h"
 
 #include <array>
 #include <utility>
@@ -186,7 +187,7 @@ json to_json(const std::vector<exact_law_result>& rs) {
     o.set("law", json::string(r.name));
     o.set("instances", json::integer(r.instances));
     o.set("difference_exactly_zero", json::boolean(r.exact_zero));
-    o.set("verdict", json::string(r.exact_zero ? "proved (exact, on these instances)" : "disproved"));
+    o.set("verdict", json::string(pv::qualified(r.exact_zero ? pv::verdict::proved : pv::verdict::disproved, r.exact_zero ? "exact, on these instances" : "")));
     if (!r.counterexample.empty()) o.set("counterexample", json::string(r.counterexample));
     j.push(o);
   }

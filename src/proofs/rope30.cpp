@@ -1,4 +1,5 @@
 #include "rope30.h"
+#include "posverify/verdict.h"
 
 #include <vector>
 
@@ -16,6 +17,11 @@ std::string str(const vec3& v) {
   std::string s("(");
   s.append(v[0].str()).append(", ").append(v[1].str()).append(")");
   return s;
+}
+
+/// "proved (exhaustive, exact)", or "disproved".
+std::string exhaustive_exact(bool ok) {
+  return qualified(ok ? verdict::proved : verdict::disproved, ok ? "exhaustive, exact" : "");
 }
 
 }  // namespace
@@ -80,7 +86,7 @@ json to_json(const rope30_proof& p) {
   j.set("dot_2_5", json::string(p.dot_2_5.str()));
   j.set("dot_7_10", json::string(p.dot_7_10.str()));
   j.set("dot_3_4", json::string(p.dot_3_4.str()));
-  j.set("verdict", json::string(p.shift_invariant && p.depends_on_diff_mod_12 ? "proved (exhaustive, exact)" : "disproved"));
+  j.set("verdict", json::string(exhaustive_exact(p.shift_invariant && p.depends_on_diff_mod_12)));
   if (!p.counterexample.empty()) j.set("counterexample", json::string(p.counterexample));
   return j;
 }
@@ -121,7 +127,7 @@ json to_json(const single_speed_proof& p) {
   j.set("distances", json::string("[0, " + std::to_string(p.distances) + ")"));
   j.set("pairs", json::integer(p.pairs));
   j.set("alike_iff_congruent_mod_q", json::boolean(p.alike_iff_congruent));
-  j.set("verdict", json::string(p.alike_iff_congruent ? "proved (exhaustive, exact)" : "disproved"));
+  j.set("verdict", json::string(exhaustive_exact(p.alike_iff_congruent)));
   if (!p.counterexample.empty()) j.set("counterexample", json::string(p.counterexample));
   return j;
 }

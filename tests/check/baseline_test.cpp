@@ -66,6 +66,10 @@ TEST(Baseline, WrongShapesNameTheField) {
   EXPECT_EQ(error_of("{}"), "--baseline 'b.json': laws: missing (not a posverify check report)");
   EXPECT_EQ(error_of("{\"laws\": 3}"), "--baseline 'b.json': laws: expected an array, got a number");
   EXPECT_EQ(error_of("{\"laws\": [{\"id\": \"x\"}]}"), "--baseline 'b.json': laws[0].verdict: missing");
+  EXPECT_EQ(error_of("{\"laws\": [{\"id\": \"x\", \"verdict\": \"pased\"}]}"),
+            "--baseline 'b.json': laws[0].verdict: \"pased\" names no verdict");
+  EXPECT_EQ(error_of("{\"laws\": [{\"id\": \"x\", \"verdict\": \"gave_up\"}]}"),
+            "--baseline 'b.json': laws[0].verdict: \"gave_up\" names no verdict");
   EXPECT_EQ(error_of("{\"laws\": [{\"id\": 1, \"verdict\": \"passed\"}]}"),
             "--baseline 'b.json': laws[0].id: expected a string, got a number");
   EXPECT_EQ(error_of("{\"laws\": [{\"id\": \"x\", \"verdict\": \"passed\", \"worst\": {\"max_error\": \"abc\"}}]}"),

@@ -3,6 +3,7 @@
 // baseline round trip names the regression, failures replay, and RoPE
 // mistakes are diagnosed.
 #include "posverify/json.h"
+#include "posverify/verdict.h"
 #include "plugins.h"
 #include "tests/run_posverify.h"
 
@@ -57,8 +58,8 @@ TEST_P(BuiltinPasses, EveryLawHolds) {
   int passed = 0;
   for (const auto& kv : j.find("laws")->items()) {
     const auto& l = kv.second;
-    EXPECT_NE(l.find("verdict")->as_string(), "failed") << l.find("id")->as_string();
-    if (l.find("verdict")->as_string() == "passed") {
+    EXPECT_NE(pv::parse_verdict(l.find("verdict")->as_string()), pv::verdict::failed) << l.find("id")->as_string();
+    if (pv::parse_verdict(l.find("verdict")->as_string()) == pv::verdict::passed) {
       ++passed;
       EXPECT_FALSE(l.find("worst")->is_null());
       EXPECT_FALSE(l.find("tolerance")->as_string().empty());
@@ -153,10 +154,10 @@ TEST(CheckPanel, RotationLawsJudgeTheKernelsOwnSpeeds) {
   for (const auto& kv : j.find("laws")->items()) {
     const auto& l = kv.second;
     const std::string base = l.find("id")->as_string().substr(0, l.find("id")->as_string().find('['));
-    const std::string verdict = l.find("verdict")->as_string();
-    if (base == "rope.reference" || base == "rope.flux.nonsquare_grid" || verdict == "unsupported") continue;
+    const auto verdict = pv::parse_verdict(l.find("verdict")->as_string());
+    if (base == "rope.reference" || base == "rope.flux.nonsquare_grid" || verdict == pv::verdict::unsupported) continue;
     const auto* f = l.find("finding");
-    EXPECT_EQ(verdict, "passed") << l.find("id")->as_string() << ": " << (f && !f->is_null() ? f->as_string() : "");
+    EXPECT_EQ(verdict, pv::verdict::passed) << l.find("id")->as_string() << ": " << (f && !f->is_null() ? f->as_string() : "");
     ++rotation_laws_passed;
   }
   EXPECT_GT(rotation_laws_passed, 10);
@@ -352,7 +353,7 @@ TEST(CheckCli, CrashNamesLawAndCaseAndReplays) {
   auto j = pv::json::parse(slurp(dir + "/attn_crash.json"));
   std::string replay;
   for (const auto& kv : j.find("laws")->items())
-    if (kv.second.find("verdict")->as_string() == "failed" && replay.empty())
+    if (pv::parse_verdict(kv.second.find("verdict")->as_string()) == pv::verdict::failed && replay.empty())
       replay = kv.second.find("replay")->as_string();
   ASSERT_EQ(replay.rfind("posverify check --impl ", 0), 0u) << replay;
   auto again = run(replay.substr(std::string("posverify ").size()) + " --out " + dir + "/replay");

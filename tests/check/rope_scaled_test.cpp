@@ -3,6 +3,7 @@
 // preset, old (version 1 and 2) plugins are reported unsupported for them and
 // never judged wrong, and the laws proper to a configuration catch its mutants.
 #include "posverify/json.h"
+#include "posverify/verdict.h"
 #include "plugins.h"
 #include "tests/run_posverify.h"
 
@@ -27,11 +28,11 @@ const char* kConfigs =
     " --rope-config 'adjacent:10000:64:linear(4)' --rope-config 'adjacent:10000:64:ntk(8)'"
     " --rope-config 'halves:10000:80:partial(32)+yarn(8,32,1,2048)'";
 
-/// verdict of every law id in a report
-std::map<std::string, std::string> verdicts(const pv::json& j) {
-  std::map<std::string, std::string> v;
+/// verdict of every law id in a report (a name no verdict has: nullopt)
+std::map<std::string, std::optional<pv::verdict>> verdicts(const pv::json& j) {
+  std::map<std::string, std::optional<pv::verdict>> v;
   for (const auto& kv : j.find("laws")->items())
-    v[kv.second.find("id")->as_string()] = kv.second.find("verdict")->as_string();
+    v[kv.second.find("id")->as_string()] = pv::parse_verdict(kv.second.find("verdict")->as_string());
   return v;
 }
 
@@ -43,14 +44,14 @@ TEST(CheckScaled, TheCorrectPluginPassesEveryConfiguration) {
   auto v = verdicts(j);
   for (const auto& [id, verdict] : v)  // it declines the 16-bit dtypes
     if (id.find("/float16]") == std::string::npos && id.find("/bfloat16]") == std::string::npos) {
-      EXPECT_EQ(verdict, "passed") << id;
+      EXPECT_EQ(verdict, pv::verdict::passed) << id;
     }
   for (const char* id : {"rope.partial.pass_through[phi-2/float32]", "rope.partial.pass_through[gpt-neox-20b/float64]",
                          "rope.yarn.temperature[user-halves-128-theta10000-yarn-16-32-1-4096/float32]",
                          "rope.dynamic_ntk.length_dependence[user-halves-64-theta10000-dynamic-2-4096-16384/float64]",
                          "rope.reference[llama-3.1-8b/float32]", "rope.shift_invariance[qwen2-vl/float32]",
                          "rope.flux.per_axis_shift[qwen2-vl/float64]", "rope.composition[llama-3.1-8b/float64]"})
-    EXPECT_EQ(v[id], "passed") << id;
+    EXPECT_EQ(v[id], pv::verdict::passed) << id;
   // YaRN: the laws that do not hold under a temperature are not run, the temperature law is
   EXPECT_EQ(v.count("rope.norm_preservation[user-halves-128-theta10000-yarn-16-32-1-4096/float32]"), 0u);
   // dynamic NTK: the figures of the length dependence (a finding about the configuration)
@@ -77,7 +78,7 @@ TEST(CheckScaled, OldPluginsAreUnsupportedForScaledConfigurations) {
       EXPECT_NE(r.out.find(law), std::string::npos) << law << "\n" << r.out;
     const std::string name = lib == POSVERIFY_ABI_V1 ? "abi-v1-ladder" : "abi-v2-plain";
     for (const auto& [id, verdict] : verdicts(pv::json::parse(slurp(dir + "/" + name + ".json"))))
-      EXPECT_EQ(verdict, "unsupported") << name << " " << id;
+      EXPECT_EQ(verdict, pv::verdict::unsupported) << name << " " << id;
   }
   // and on a plain configuration the version-2 plugin is called and passes
   const std::string dir = out_dir("scaled-old-abi-plain");
@@ -109,7 +110,7 @@ TEST(CheckScaled, EachMutantFailsTheLawOfItsConfiguration) {
     const std::string dir = out_dir(std::string("scaled-") + c.mutant);
     auto r = run("check --impl " + mutant(c.mutant) + " " + c.flags + " --law rope --cases 10 --out " + dir);
     EXPECT_EQ(r.code, 1) << c.mutant << "\n" << r.out;
-    EXPECT_EQ(verdicts(pv::json::parse(slurp(dir + "/" + c.mutant + ".json")))[c.law], "failed")
+    EXPECT_EQ(verdicts(pv::json::parse(slurp(dir + "/" + c.mutant + ".json")))[c.law], pv::verdict::failed)
         << c.mutant << " should fail " << c.law;
   }
 }

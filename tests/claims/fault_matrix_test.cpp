@@ -39,8 +39,8 @@ void every_checkable_verdict_is_flipped() {
   for (const auto& id : m.unflipped()) none += " " + id;
   EXPECT_TRUE(none.empty()) << "flipped by no planted fault:" << none;
   // The baseline holds: a verdict that already fails cannot be flipped.
-  for (const auto& r : m.claims) EXPECT_NE(r.baseline, "fails") << r.id;
-  for (const auto& r : m.properties) EXPECT_EQ(r.baseline, "passed") << r.id;
+  for (const auto& r : m.claims) EXPECT_NE(r.baseline, pv::verdict::fails) << r.id;
+  for (const auto& r : m.properties) EXPECT_EQ(r.baseline, pv::verdict::passed) << r.id;
   // Only the not-checkable claim is exempt.
   for (const auto& r : m.claims)
     if (!r.checkable) {

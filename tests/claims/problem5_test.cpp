@@ -27,14 +27,14 @@ TEST(Problem5Claims, WhyFollowsThePropertyResult) {
   context ctx;
   std::vector<property_result> props(1);
   props[0].id = "attention.permutation_equivariance";
-  props[0].verdict = "passed";
+  props[0].verdict = verdict::passed;
   props[0].cases = 1000;
   ctx.properties = &props;
   auto r = run_claim("p5.why", ctx);
   EXPECT_EQ(r.result, verdict::holds);
   EXPECT_EQ(int_value(r, "property_cases"), 1000);
   EXPECT_TRUE(near_zero(value(r, "weights_max_abs_diff_hp"), 1e-70));
-  props[0].verdict = "failed";
+  props[0].verdict = verdict::failed;
   EXPECT_EQ(run_claim("p5.why", ctx).result, verdict::fails);
   EXPECT_EQ(run_claim("p5.why", context{}).result, verdict::not_checkable);
 }

@@ -63,7 +63,7 @@ pv::report sample() {
   p.id = "attention.law";
   p.law = "a law";
   p.tolerance = "a bound";
-  p.verdict = "passed";
+  p.verdict = verdict::passed;
   p.cases = 1000;
   p.seed = "42";
   r.properties = {p};

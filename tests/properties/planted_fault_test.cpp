@@ -45,7 +45,7 @@ TEST_P(planted_fault, law_fails_with_counterexample_and_replay) {
   const auto& c = GetParam();
   pv::scoped_fault planted(c.f);
   const auto r = run(c.id);
-  ASSERT_EQ(r.verdict, "failed") << c.id << " did not notice " << c.fault_name;
+  ASSERT_EQ(r.verdict, pv::verdict::failed) << c.id << " did not notice " << c.fault_name;
   ASSERT_TRUE(r.counterexample.has_value());
   EXPECT_FALSE(r.counterexample->empty());
   ASSERT_TRUE(r.replay.has_value());
@@ -53,7 +53,7 @@ TEST_P(planted_fault, law_fails_with_counterexample_and_replay) {
   // Replaying the reproduce string under the same fault fails again, on the
   // same (shrunk) counterexample.
   const auto again = run(c.id, hex_of(*r.replay));
-  EXPECT_EQ(again.verdict, "failed");
+  EXPECT_EQ(again.verdict, pv::verdict::failed);
   ASSERT_TRUE(again.counterexample.has_value());
   EXPECT_EQ(*again.counterexample, *r.counterexample);
 }
@@ -62,7 +62,7 @@ TEST_P(planted_fault, law_passes_without_the_fault) {
   const auto& c = GetParam();
   ASSERT_EQ(pv::planted_fault(), pv::fault::none);
   const auto r = run(c.id);
-  EXPECT_EQ(r.verdict, "passed") << (r.counterexample ? *r.counterexample : "");
+  EXPECT_EQ(r.verdict, pv::verdict::passed) << (r.counterexample ? *r.counterexample : "");
   EXPECT_GE(r.cases, kCases);
 }
 
@@ -97,7 +97,7 @@ INSTANTIATE_TEST_SUITE_P(
 // law that catches this fault; attention.matches_definition is).
 TEST(planted_fault_scope, permutation_law_survives_a_missing_scale) {
   pv::scoped_fault planted(pv::fault::no_attention_scale);
-  EXPECT_EQ(run("attention.permutation_equivariance").verdict, "passed");
+  EXPECT_EQ(run("attention.permutation_equivariance").verdict, pv::verdict::passed);
 }
 
 // A constant extra turn of some pairs keeps every rotated dot product a
@@ -105,8 +105,8 @@ TEST(planted_fault_scope, permutation_law_survives_a_missing_scale) {
 // only the text-identity law (position 0 must not turn) does.
 TEST(planted_fault_scope, shift_invariance_survives_a_constant_position_offset) {
   pv::scoped_fault planted(pv::fault::rope_position_off_by_one);
-  EXPECT_EQ(run("rope.shift_invariance").verdict, "passed");
-  EXPECT_EQ(run("flux.text_identity").verdict, "failed");
+  EXPECT_EQ(run("rope.shift_invariance").verdict, pv::verdict::passed);
+  EXPECT_EQ(run("flux.text_identity").verdict, pv::verdict::failed);
 }
 
 // The replay command printed for a failure names a case the binary itself
@@ -121,7 +121,7 @@ TEST(planted_fault_scope, replay_command_runs_in_the_binary) {
   {
     pv::scoped_fault planted(pv::fault::rope_sine_sign);
     const auto r = run("rope.shift_invariance");
-    ASSERT_EQ(r.verdict, "failed");
+    ASSERT_EQ(r.verdict, pv::verdict::failed);
     hex = hex_of(*r.replay);
   }
   const std::string cmd = std::string(bin) + " replay rope.shift_invariance " + hex + " 2>&1";
