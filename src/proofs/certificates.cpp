@@ -29,8 +29,8 @@ PV_CLAIM_PROOF("additive.example", "reading", [](const pv::claims::context&, pv:
   pv::json readings = pv::json::array();
   for (auto rd : {additive_reading::content_plus_position, additive_reading::content_plus_cos_sin,
                   additive_reading::position_only}) {
-    const bool both = certify_rounding("", "", additive_dot(2, 5, rd), printed.dot_2_5).verdict == cert_verdict::proved &&
-                      certify_rounding("", "", additive_dot(7, 10, rd), printed.dot_7_10).verdict == cert_verdict::proved;
+    const bool both = certify_rounding("", "", additive_dot(2, 5, rd), printed.dot_2_5).verdict == pv::verdict::proved &&
+                      certify_rounding("", "", additive_dot(7, 10, rd), printed.dot_7_10).verdict == pv::verdict::proved;
     if (both) readings.push(pv::json::string(to_string(rd)));
   }
   pv::json j = pv::json::object();

@@ -115,16 +115,16 @@ certificate certify_rounding(std::string name, std::string formula, const interv
   const bool below = mpfr_cmp(&xb->right, &lo_tie.backend().data()->left) < 0;
   const bool above = mpfr_cmp(&xb->left, &hi_tie.backend().data()->right) > 0;
   if (mpfi_nan_p(xb)) {
-    c.verdict = cert_verdict::undecided;
+    c.verdict = pv::verdict::undecided;
     c.why = "the enclosure is NaN";
   } else if (inside) {
-    c.verdict = cert_verdict::proved;
+    c.verdict = pv::verdict::proved;
   } else if (below || above) {
-    c.verdict = cert_verdict::disproved;
+    c.verdict = pv::verdict::disproved;
     c.why = std::string("the whole enclosure lies ") + (below ? "below" : "above") +
             " the rounding interval of " + printed;
   } else {
-    c.verdict = cert_verdict::undecided;
+    c.verdict = pv::verdict::undecided;
     c.why = "the enclosure straddles an end point of the rounding interval of " + printed +
             " (width " + upper_decimal(interval(upper(x) - lower(x)), 3) + ")";
   }
@@ -141,9 +141,9 @@ certificate certify_exact(std::string name, std::string formula, const interval&
   const auto* xb = x.backend().data();
   const bool point = mpfr_equal_p(&xb->left, &xb->right) != 0;
   if (point && mpfr_cmp_si(&xb->left, printed) == 0) {
-    c.verdict = cert_verdict::proved;
+    c.verdict = pv::verdict::proved;
   } else if (mpfr_cmp_si(&xb->left, printed) > 0 || mpfr_cmp_si(&xb->right, printed) < 0) {
-    c.verdict = cert_verdict::disproved;
+    c.verdict = pv::verdict::disproved;
     c.why = "the printed integer lies outside the enclosure";
   } else {
     c.why = "the enclosure contains the printed integer but is not a point";

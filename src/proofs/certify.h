@@ -21,21 +21,20 @@
 
 namespace pv::proofs {
 
-/// A certificate's verdict: proved, disproved or undecided (posverify/verdict.h).
-using cert_verdict = pv::verdict;
-
+/// A printed value against its enclosure; its verdict is proved, disproved or
+/// undecided (pv::verdict, posverify/verdict.h).
 struct certificate {
   std::string name;      ///< the chapter's value name (CLAIMS.md)
   std::string formula;   ///< what was enclosed, in one line
   interval enclosure;    ///< MPFI enclosure of the exact value
   std::string printed;   ///< the chapter's figure, e.g. "-0.040"
   std::string rule;      ///< "rounds to printed at k decimals" or "equals printed exactly"
-  cert_verdict verdict = cert_verdict::undecided;
+  pv::verdict verdict = pv::verdict::undecided;
   std::string why;       ///< for undecided (and as a note otherwise)
   std::string exact;     ///< the exact value where it is known in closed form
   /// The verdict the claim's own computation leads us to expect; a different
   /// verdict makes the claim fail (claims/registry.cpp, proof_failures).
-  cert_verdict expected = cert_verdict::proved;
+  pv::verdict expected = pv::verdict::proved;
   std::string expected_why;  ///< why a verdict other than proved is expected
   /// Another reading of the chapter's formula, tried on purpose to show that
   /// it does not give the printed figure (claims.md says "ruled out").

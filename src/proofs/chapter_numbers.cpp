@@ -128,7 +128,7 @@ json p5_encoding_breaks_every_order() {
       }
     }
     json o = json::object();
-    o.set("verdict", json::string(witness.empty() ? "undecided" : "proved broken"));
+    o.set("verdict", json::string(witness.empty() ? to_string(verdict::undecided) : to_string(verdict::proved) + std::string(" broken")));
     if (!witness.empty()) o.set("witness", json::string(witness));
     all = all && !witness.empty();
     orders.set(std::string("[") + order[0] + ", " + order[1] + ", " + order[2] + "]", o);
@@ -137,7 +137,7 @@ json p5_encoding_breaks_every_order() {
   j.set("law", json::string("with (sin m, cos m) added at positions 0, 1, 2, no non-identity order of "
                             "a, b, c just permutes the outputs"));
   j.set("orders", orders);
-  j.set("verdict", json::string(all ? "proved (MPFI, every non-identity order)" : "undecided"));
+  j.set("verdict", json::string(all ? qualified(verdict::proved, "MPFI, every non-identity order") : to_string(verdict::undecided)));
   return j;
 }
 
@@ -172,7 +172,7 @@ std::vector<certificate> additive() {
     r.push_back(certify_rounding("dot_7_10 [" + tag + "]", to_string(alt), additive_dot(7, 10, alt), P.dot_7_10));
   }
   for (std::size_t i = 2; i < r.size(); ++i) {
-    r[i].expected = cert_verdict::disproved;
+    r[i].expected = pv::verdict::disproved;
     r[i].rejected_reading = true;
     r[i].expected_why = "another reading of the formula, tried to show that only the chapter's "
                         "reading (content plus position) reproduces its figures";
@@ -204,7 +204,7 @@ std::vector<certificate> wavelengths() {
                             limit, P.limit_over_2pi));
   r.push_back(certify_exact("wavelength_last / 2pi (d = 512)", "1 / omega_255 = 10000^(510/512)",
                             exact(1) / omega(255), P.limit_over_2pi));
-  r.back().expected = cert_verdict::disproved;
+  r.back().expected = pv::verdict::disproved;
   r.back().expected_why = "the printed " + std::to_string(P.limit_over_2pi) +
                           " * 2 pi is the limit i = d/2, which the last pair "
                           "i = d/2 - 1 does not reach; the claim is qualified for it";
@@ -217,7 +217,7 @@ std::vector<certificate> wavelengths() {
   certificate last = certify_rounding("wavelength_last (d = 512)", "2 pi / omega_255",
                                       two_pi / omega(255), P.limit);
   last.printed = std::to_string(P.limit_over_2pi) + "*2*pi (" + P.limit + ")";
-  last.expected = cert_verdict::disproved;
+  last.expected = pv::verdict::disproved;
   last.expected_why = r[2].expected_why;
   r.push_back(last);
   return r;

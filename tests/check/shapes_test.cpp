@@ -118,9 +118,10 @@ void reference_finite_for_many_draws() {
             << to_string(kind) << " seed " << seed << " entry " << e << (ref.mpfr ? " (mpfr)" : " (fast)")
             << " hi " << ref.hi[e] << " bound " << ref.bound[e] << " shape " << n_q << "x" << n_k;
       // and MPFR agrees with it on its first row
-      if (!ref.mpfr)
+      if (!ref.mpfr) {
         ASSERT_LE(mpfr_sample(ref, q.data(), k.data(), v.data(), n_q, n_k, d, d_v, {0}).worst_ratio, 1.0)
             << to_string(kind) << " seed " << seed;
+      }
     }
 }
 
@@ -185,8 +186,9 @@ TEST(CheckShapes, SizeMutantsCaughtByTheDefaultProfileOnly) {
     auto j = pv::json::parse(slurp(dir + "/" + m + ".json"));
     for (const auto& kv : j.find("laws")->items()) {
       const auto& l = kv.second;
-      if (pv::parse_verdict(l.find("verdict")->as_string()) == pv::verdict::failed)
+      if (pv::parse_verdict(l.find("verdict")->as_string()) == pv::verdict::failed) {
         EXPECT_EQ(l.find("base_id")->as_string(), "attention.shapes") << m << ": " << l.find("id")->as_string();
+      }
     }
   }
 }

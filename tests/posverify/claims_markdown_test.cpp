@@ -113,8 +113,9 @@ TEST(ClaimsMarkdown, ProseLinesStayReadable) {
   std::istringstream in(pv::to_markdown(r));
   std::string line;
   while (std::getline(in, line))
-    if (line.rfind("|", 0) != 0 && line.find(std::string(150, 'a')) == std::string::npos)
+    if (line.rfind("|", 0) != 0 && line.find(std::string(150, 'a')) == std::string::npos) {
       EXPECT_LE(line.size(), 120u) << line;
+    }
 }
 
 }  // namespace

@@ -10,21 +10,21 @@ namespace {
 
 TEST(Certify, RoundingVerdicts) {
   interval x = exact(866) / exact(1000);  // [0.866] enclosed
-  EXPECT_EQ(certify_rounding("x", "", x, "0.866").verdict, cert_verdict::proved);
-  EXPECT_EQ(certify_rounding("x", "", x, "0.867").verdict, cert_verdict::disproved);
-  EXPECT_EQ(certify_rounding("x", "", x, "0.87").verdict, cert_verdict::proved);
+  EXPECT_EQ(certify_rounding("x", "", x, "0.866").verdict, pv::verdict::proved);
+  EXPECT_EQ(certify_rounding("x", "", x, "0.867").verdict, pv::verdict::disproved);
+  EXPECT_EQ(certify_rounding("x", "", x, "0.87").verdict, pv::verdict::proved);
   // A tie is never proved: 0.8665 may round either way.
   EXPECT_EQ(certify_rounding("x", "", exact(8665) / exact(10000), "0.866").verdict,
-            cert_verdict::undecided);
+            pv::verdict::undecided);
   // An enclosure straddling 0.8655 is undecided.
   interval wide(0);
   mpfi_interv_d(wide.backend().data(), 0.8654, 0.8656);
-  EXPECT_EQ(certify_rounding("x", "", wide, "0.866").verdict, cert_verdict::undecided);
-  EXPECT_EQ(certify_rounding("x", "", -x, "\u22120.866").verdict, cert_verdict::proved);
+  EXPECT_EQ(certify_rounding("x", "", wide, "0.866").verdict, pv::verdict::undecided);
+  EXPECT_EQ(certify_rounding("x", "", -x, "\u22120.866").verdict, pv::verdict::proved);
   EXPECT_THROW(certify_rounding("x", "", x, "0.8a"), std::invalid_argument);
-  EXPECT_EQ(certify_exact("n", "", exact(130), 130).verdict, cert_verdict::proved);
-  EXPECT_EQ(certify_exact("n", "", exact(130), 131).verdict, cert_verdict::disproved);
-  EXPECT_EQ(certify_exact("n", "", interval_pi(), 3).verdict, cert_verdict::disproved);
+  EXPECT_EQ(certify_exact("n", "", exact(130), 130).verdict, pv::verdict::proved);
+  EXPECT_EQ(certify_exact("n", "", exact(130), 131).verdict, pv::verdict::disproved);
+  EXPECT_EQ(certify_exact("n", "", interval_pi(), 3).verdict, pv::verdict::disproved);
 }
 
 TEST(Certify, EnclosureStringsBracketTheValue) {
@@ -45,7 +45,7 @@ TEST(Certify, ChapterFiguresAreProvedUnderTheirFormula) {
                                c.name.find("_out[") == std::string::npos &&
                                c.name.find("_at_") == std::string::npos;
       const bool last = c.name.rfind("wavelength_last", 0) == 0;
-      EXPECT_EQ(c.verdict, alternative || last ? cert_verdict::disproved : cert_verdict::proved)
+      EXPECT_EQ(c.verdict, alternative || last ? pv::verdict::disproved : pv::verdict::proved)
           << id << " " << c.name;
     }
   }
@@ -68,9 +68,9 @@ TEST(Certify, EncodingBreaksEveryNonIdentityOrder) {
 TEST(Certify, WrongPrintedValueIsDisproved) {
   // Planted counterexample: the neighbour dot printed one unit too high.
   const auto c = certify_rounding("dot_3_4", "", rope30_dot(3, 4), "0.867");
-  EXPECT_EQ(c.verdict, cert_verdict::disproved);
+  EXPECT_EQ(c.verdict, pv::verdict::disproved);
   const auto abc = p5_attention("abc", p5_encoding::none);
-  EXPECT_EQ(certify_rounding("a0", "", abc[0][0], "0.803").verdict, cert_verdict::disproved);
+  EXPECT_EQ(certify_rounding("a0", "", abc[0][0], "0.803").verdict, pv::verdict::disproved);
 }
 
 }  // namespace
