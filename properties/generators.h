@@ -76,6 +76,27 @@ inline double magnitude_bound(magnitude m) {
   return 1;
 }
 
+/// Makes the rows of X pairwise distinct: while row i equals an earlier row,
+/// its first entry becomes nudge(entry, its value before any nudge), and every
+/// earlier row is compared again (a nudge can land on a row already passed:
+/// the bug RapidCheck found at seed 16343053930698469497, tests/properties/
+/// generators_test.cpp). `nudge` must move monotonically in one direction per
+/// row, so a row meets each earlier row at most once and this ends.
+template <class Nudge>
+void make_rows_distinct(matrix<double>& X, Nudge nudge) {
+  for (std::size_t i = 1; i < X.rows; ++i) {
+    const double first = X(i, 0);
+    for (std::size_t j = 0; j < i; ++j) {
+      bool same = true;
+      for (std::size_t c = 0; c < X.cols && same; ++c) same = X(i, c) == X(j, c);
+      if (same) {
+        X(i, 0) = nudge(X(i, 0), first);
+        j = std::size_t(-1);  // from row 0 again
+      }
+    }
+  }
+}
+
 /// An n x d token matrix (n in [n_lo, n_hi], d in [d_lo, d_hi], d even when
 /// `even_d`), entries in [-b, b] for a magnitude class drawn from all four,
 /// rows pairwise distinct. With `near_ties`, one row may copy another with one
@@ -102,13 +123,10 @@ inline rc::Gen<matrix<double>> tokens(token_options o = {}) {
       float f = static_cast<float>(X(j, 0));
       X(j, 0) = static_cast<double>(std::nextafter(f, static_cast<float>(2 * b + 1)));
     }
-    // distinct rows: nudge duplicates (rare after the draw above)
-    for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t j = 0; j < i; ++j) {
-        bool same = true;
-        for (std::size_t c = 0; c < d && same; ++c) same = X(i, c) == X(j, c);
-        if (same) X(i, 0) = static_cast<double>(std::nextafter(static_cast<float>(X(i, 0)), 1e9f));
-      }
+    // distinct rows: nudge duplicates up by one float ulp (rare after the draw above)
+    make_rows_distinct(X, [](double x, double) {
+      return static_cast<double>(std::nextafter(static_cast<float>(x), 1e9f));
+    });
     return X;
   });
 }
@@ -238,12 +256,14 @@ inline rc::Gen<matrix<double>> generic_tokens(generic_options o = {}) {
       v = static_cast<double>(static_cast<float>(o.lo + (o.hi - o.lo) * (double(k) / (1 << 20))));
       if (!o.positive && *rc::gen::arbitrary<bool>()) v = -v;
     }
-    for (std::size_t i = 0; i < n; ++i)  // distinct rows (nudge a rare duplicate)
-      for (std::size_t j = 0; j < i; ++j) {
-        bool same = true;
-        for (std::size_t c = 0; c < d && same; ++c) same = X(i, c) == X(j, c);
-        if (same) X(i, 0) = X(i, 0) == o.hi ? o.lo : o.hi;
-      }
+    // distinct rows: nudge a rare duplicate's magnitude by one float ulp towards the far end of
+    // [lo, hi] from where it started (at most n - 1 ulps: it stays inside), keeping its sign
+    const double mid = (o.lo + o.hi) / 2;
+    make_rows_distinct(X, [&o, mid](double x, double first) {
+      const float m = std::nextafter(static_cast<float>(std::abs(x)),
+                                     static_cast<float>(std::abs(first) < mid ? o.hi : o.lo));
+      return x < 0 ? -double(m) : double(m);
+    });
     return X;
   });
 }

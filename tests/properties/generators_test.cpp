@@ -34,6 +34,20 @@ RC_GTEST_PROP(generators, tokens_sizes_magnitudes_distinct_rows, ()) {
   RC_ASSERT(rows_distinct(X));
 }
 
+// The duplicate nudge used to compare a nudged row only with the rows after
+// the one it matched: [a, b, b] with a one ulp above b became [a, b, a].
+TEST(generators, distinct_rows_after_a_nudge_that_lands_on_an_earlier_row) {
+  const float b = -1.0f, a = std::nextafter(b, 1e9f);
+  pv::matrix<double> X(4, 1);
+  X(0, 0) = a, X(1, 0) = b, X(2, 0) = b, X(3, 0) = a;
+  pv::gen::make_rows_distinct(X, [](double x, double) {
+    return static_cast<double>(std::nextafter(static_cast<float>(x), 1e9f));
+  });
+  EXPECT_TRUE(rows_distinct(X)) << X(0, 0) << " " << X(1, 0) << " " << X(2, 0) << " " << X(3, 0);
+  EXPECT_EQ(X(0, 0), double(a));
+  EXPECT_EQ(X(1, 0), double(b));
+}
+
 RC_GTEST_PROP(generators, tokens_even_width, ()) {
   const auto X = *pv::gen::tokens({1, 3, 1, 9, true, false});
   RC_ASSERT(X.cols % 2 == 0u);
