@@ -294,8 +294,8 @@ int run(const std::vector<std::string>& args) {
   write_files_atomic(files);
   bool ok = true, any = false;
   for (const auto& r : o.laws) {
-    if (r.verdict == verdict::failed || r.verdict == verdict::insufficient) ok = false;
-    if (r.verdict == verdict::passed || r.verdict == verdict::failed || r.verdict == verdict::insufficient) any = true;
+    if (fails_the_run(r.verdict)) ok = false;
+    if (r.verdict == verdict::passed || fails_the_run(r.verdict)) any = true;
   }
   for (const auto& kv : o.sweep.items()) {
     const json& sw = kv.second;

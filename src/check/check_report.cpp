@@ -189,9 +189,7 @@ std::string report_md(const context& cx, const run_output& o, const json& regres
 
 void print_laws(const run_output& o) {
   for (const auto& r : o.laws) {
-    const char* tag = r.verdict == verdict::passed                                  ? "  ok    "
-                      : r.verdict == verdict::failed || r.verdict == verdict::insufficient ? "  FAIL  "
-                                                                             : "  --    ";
+    const char* tag = r.verdict == verdict::passed ? "  ok    " : fails_the_run(r.verdict) ? "  FAIL  " : "  --    ";
     std::cout << tag << r.id << "  (" << to_string(r.verdict) << ", " << r.cases << " cases"
               << (r.unsupported ? ", " + std::to_string(r.unsupported) + " declined" : std::string()) << ")\n";
     if (!r.finding.empty()) std::cout << "        " << text::visible(r.finding) << "\n";

@@ -145,7 +145,7 @@ int cmd_merge(const std::vector<std::string>& args) {
       for (const auto& kv : merged.find("laws")->items()) {
         const verdict v = json_read::verdict_of(kv.second, "the merged check report: law " + json_read::text(kv.second, "id"));
         count[to_string(v)]++;
-        ok = ok && v != verdict::failed && v != verdict::insufficient;
+        ok = ok && !fails_the_run(v);
       }
       json sum = json::object();
       for (const auto& kv : count) sum.set(kv.first, json::integer(kv.second));

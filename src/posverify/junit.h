@@ -117,7 +117,7 @@ inline std::string of_report(const json& r) {
       test_case c = named(str(l, "base_id"), str(l, "id"));
       const verdict vd = json_read::verdict_of(l, "the check report: law " + str(l, "id"));
       const std::string v = to_string(vd);
-      if (vd == verdict::failed || vd == verdict::insufficient) {
+      if (fails_the_run(vd)) {
         c.result = outcome::failed;
         c.message = v + ": " + str(l, "finding");
         std::string t;

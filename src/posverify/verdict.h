@@ -34,6 +34,10 @@ enum class verdict {
   undecided,
 };
 
+/// A check law's verdict that fails the run (exit 1, a JUnit failure, FAIL in
+/// the listing): failed, or insufficient (too few cases evaluated).
+constexpr bool fails_the_run(verdict v) { return v == verdict::failed || v == verdict::insufficient; }
+
 /// The printed name: "holds", "holds-qualified", "gave-up", "not-run", ...
 const char* to_string(verdict v);
 
