@@ -11,8 +11,8 @@
 // RoPE plugin.
 #include "reference/fast/fast.h"
 
-#include "posverify/attention.h"
-#include "posverify/report.h"
+#include "numerics/attention.h"
+#include "core/files.h"
 
 #include <sys/wait.h>
 #include <time.h>  // clock_gettime

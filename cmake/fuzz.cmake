@@ -21,16 +21,20 @@ if(POSVERIFY_FUZZ)
                   -fno-omit-frame-pointer -g)
   # Only the sources that read input, instrumented for coverage.
   add_library(posverify_fuzz_inputs STATIC
-    reference/mp.cpp
-    src/posverify/json.cpp
-    src/posverify/markdown.cpp
-    src/posverify/report.cpp
+    src/reference/mp.cpp
+    src/core/json.cpp
+    src/core/verdict.cpp
+    src/reports/markdown.cpp
     src/cli/options.cpp
-    src/check/baseline.cpp
-    src/check/rope_config.cpp
-    properties/reproduce.cpp)
-  target_include_directories(posverify_fuzz_inputs PUBLIC
-    ${CMAKE_CURRENT_SOURCE_DIR} ${CMAKE_CURRENT_SOURCE_DIR}/src ${CMAKE_CURRENT_SOURCE_DIR}/include)
+    src/blackbox/baseline.cpp
+    src/blackbox/rope_config.cpp
+    src/properties/reproduce.cpp)
+  # the stages' include folders (cmake/stages.cmake) and the plugin header
+  set(_stage_dirs "")
+  foreach(s core reference numerics laws sandbox properties blackbox claims budgets mutation reports cli)
+    list(APPEND _stage_dirs ${POSVERIFY_STAGE_ROOT}/${s})
+  endforeach()
+  target_include_directories(posverify_fuzz_inputs PUBLIC ${_stage_dirs} ${CMAKE_CURRENT_SOURCE_DIR}/include)
   target_link_libraries(posverify_fuzz_inputs PUBLIC Boost::boost rapidcheck ${MPFI_LIB} ${MPFR_LIB} ${GMP_LIB})
   target_compile_definitions(posverify_fuzz_inputs PUBLIC POSVERIFY_VERSION="${PROJECT_VERSION}")
   target_compile_options(posverify_fuzz_inputs PUBLIC ${_fuzz_flags})

@@ -1,15 +1,7 @@
-# The HTML reports (src/report/, docs/reports.md): pages with Vega-Lite charts
+# The HTML reports (src/reports/html*.cpp, docs/reports.md): pages with Vega-Lite charts
 # and the chart libraries inlined from js/node_modules (js/package-lock.json,
 # installed by `npm ci --prefix js` in scripts/posverify-setup); the headless
 # Chromium test of every page (tests/reports/html_browser.mjs, label `html`).
-
-add_library(posverify_html STATIC src/report/html.cpp src/report/html_check.cpp)
-target_link_libraries(posverify_html PUBLIC posverify_core)
-target_compile_options(posverify_html PRIVATE ${POSVERIFY_WARNINGS})
-# Where the chart libraries are read at generation time ($POSVERIFY_JS_DIR overrides).
-target_compile_definitions(posverify_html PRIVATE POSVERIFY_JS_DIR="${CMAKE_CURRENT_SOURCE_DIR}/js/node_modules")
-target_link_libraries(posverify_check PUBLIC posverify_html)
-target_link_libraries(posverify PRIVATE posverify_html)
 
 if(POSVERIFY_BUILD_TESTS)
   find_program(POSVERIFY_NODE node)
@@ -32,7 +24,4 @@ if(POSVERIFY_BUILD_TESTS)
   set_tests_properties(html.missing_libraries PROPERTIES LABELS html)
   set_tests_properties(html.browser html.browser_self_test PROPERTIES FIXTURES_REQUIRED html_pages LABELS html
                        TIMEOUT 300)
-endif()
-if(TARGET posverify_unit_test)
-  target_link_libraries(posverify_unit_test PRIVATE posverify_html)  # tests/report/html_test.cpp
 endif()

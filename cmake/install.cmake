@@ -3,17 +3,9 @@
 #   find_package(posverify REQUIRED)
 #   target_link_libraries(my_kernel PRIVATE posverify::impl)   # the header
 #   add_test(NAME laws COMMAND posverify::posverify check --impl $<TARGET_FILE:my_kernel>)
-include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-# The C interface a plugin implements: a header-only target.
-add_library(posverify_impl INTERFACE)
-add_library(posverify::impl ALIAS posverify_impl)
-set_target_properties(posverify_impl PROPERTIES EXPORT_NAME impl)
-target_include_directories(posverify_impl INTERFACE
-  $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>
-  $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
-
+# (the header-only target posverify_impl: cmake/stages.cmake)
 install(TARGETS posverify EXPORT posverifyTargets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS posverify_impl EXPORT posverifyTargets)
 install(FILES ${CMAKE_CURRENT_SOURCE_DIR}/include/posverify/impl.h

@@ -1,9 +1,9 @@
-// libFuzzer target: the JSON reader (src/posverify/json.cpp) and the baseline
-// validator on top of it (src/check/baseline.cpp). Invariants: no crash, no
+// libFuzzer target: the JSON reader (src/core/json.cpp) and the baseline
+// validator on top of it (src/blackbox/baseline.cpp). Invariants: no crash, no
 // exception other than the documented ones, and whatever parses round-trips
 // through the writer to the same bytes.
-#include "check/baseline.h"
-#include "posverify/json.h"
+#include "blackbox/baseline.h"
+#include "core/json.h"
 
 #include <cstdint>
 #include <cstdlib>
@@ -21,8 +21,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string once = j.dump();
   if (pv::json::parse(once).dump() != once) std::abort();  // the writer emits what the reader reads back
   try {
-    (void)pv::check::parse_baseline(text, "fuzz.json");
-  } catch (const pv::cli::usage_error&) {
+    (void)pv::blackbox::parse_baseline(text, "fuzz.json");
+  } catch (const pv::usage_error&) {
   }
   return 0;
 }

@@ -1,8 +1,8 @@
-// libFuzzer target: `--rope-config PAIRING:THETA:DIMS[:MODIFIERS]` (src/check/rope_config.cpp).
+// libFuzzer target: `--rope-config PAIRING:THETA:DIMS[:MODIFIERS]` (src/blackbox/rope_config.cpp).
 // Invariants: only std::invalid_argument; an accepted configuration has 1 to 4
 // even axes summing to head_dim <= 4096 (to less with partial rotary), a
 // finite theta > 1, no blanks, and a reference ladder of finite positive speeds.
-#include "check/rope_model.h"
+#include "blackbox/rope_model.h"
 
 #include <cmath>
 #include <cstdint>
@@ -12,9 +12,9 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string spec(reinterpret_cast<const char*>(data), size);
-  pv::check::rope_cfg r;
+  pv::blackbox::rope_cfg r;
   try {
-    r = pv::check::parse_rope_config(spec);
+    r = pv::blackbox::parse_rope_config(spec);
   } catch (const std::invalid_argument&) {
     return 0;
   }
@@ -29,7 +29,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (r.c.scaling.kind < PV_SCALE_NONE || r.c.scaling.kind > PV_SCALE_LLAMA3) std::abort();
   if (r.c.scaling.kind != PV_SCALE_NONE && !(r.c.scaling.factor > 1)) std::abort();
   for (const auto& p : pv::rope_scaled_layout<double>(std::size_t(r.c.head_dim), {std::size_t(sum)}, r.c.theta,
-                                                      pv::pairing::halves, pv::check::scaling_of(r.c)).pairs)
+                                                      pv::pairing::halves, pv::blackbox::scaling_of(r.c)).pairs)
     if (!std::isfinite(p.speed) || !(p.speed > 0)) std::abort();
   if (!std::isfinite(r.c.theta) || !(r.c.theta > 1)) std::abort();
   if (spec.find_first_of(" \t\n") != std::string::npos) std::abort();  // no blanks slip through

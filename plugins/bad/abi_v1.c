@@ -5,7 +5,7 @@
  * float32 ladder. */
 #define PV_PANEL_NAME "abi-v1-ladder"
 #define posverify_impl posverify_impl_v2_unused
-#include "../panel/rope_ladder_f32.c"
+#include "panel/rope_ladder_f32.c"
 #undef posverify_impl
 
 typedef struct pv_impl_v1 {

@@ -7,7 +7,7 @@
  * exp(m_p - M). Arithmetic in double, results stored in the call's dtype.
  * float32 and float64 only.
  *
- * Its wrong siblings (plugins/mutants/size_*.c, issue 8) switch on one bug
+ * Its wrong siblings (plugins/mutants/size_*.c) switch on one bug
  * each, a bug that lives only at sizes the small laws never draw:
  *   PV_BUG_DROP_PAST_TILE   keys past the first tile of 64 are dropped;
  *   PV_BUG_PARTIAL_TILE     the last tile, when partial and not the first,

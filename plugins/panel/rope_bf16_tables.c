@@ -6,7 +6,7 @@
  * PV_PANEL_BUG (the wrong sibling): the sine table is stored negated, so it
  * turns the other way (R(-m)). */
 #include "posverify/impl.h"
-#include "../builtin/rope_config.h"
+#include "builtin/rope_config.h"
 
 #include <math.h>
 #include <stddef.h>  /* NULL */

@@ -6,7 +6,7 @@
  * PV_PANEL_BUG (the wrong sibling): the cache is 4096 positions long and a
  * later position reads its last row (max_position_embeddings too small). */
 #include "posverify/impl.h"
-#include "../builtin/rope_config.h"
+#include "builtin/rope_config.h"
 
 #include <math.h>
 #include <stdlib.h>

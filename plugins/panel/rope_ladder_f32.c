@@ -5,7 +5,7 @@
  * PV_PANEL_BUG (the wrong sibling, plugins/mutants/panel_rope_ladder_*.c):
  * the ladder is advanced before its first use, so pair k turns at w_{k+1}. */
 #include "posverify/impl.h"
-#include "../builtin/rope_config.h"
+#include "builtin/rope_config.h"
 
 #include <math.h>
 #include <stddef.h>  /* NULL */

@@ -5,7 +5,7 @@
  * PV_PANEL_BUG (the wrong sibling): the exponent 2k/dim is an integer
  * division, so every pair turns at speed 1. */
 #include "posverify/impl.h"
-#include "../builtin/rope_config.h"
+#include "builtin/rope_config.h"
 
 #include <math.h>
 #include <stddef.h>  /* NULL */

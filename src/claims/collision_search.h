@@ -10,7 +10,7 @@
 #include <numbers>
 #include <vector>
 
-#include "posverify/scalar.h"
+#include "numerics/scalar.h"
 #include "reference/mp.h"
 
 namespace pv::claims {

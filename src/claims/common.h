@@ -8,5 +8,5 @@
 #include "claims/registry.h"
 #include "claims/tolerance.h"
 #include "claims/values.h"
-#include "posverify/error_bounds.h"
-#include "posverify/posverify.h"
+#include "numerics/error_bounds.h"
+#include "numerics/numerics.h"

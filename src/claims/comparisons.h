@@ -2,8 +2,8 @@
 // an entry-wise bound, and the permutation law of self-attention.
 #pragma once
 
-#include "laws/permutation_equivariance.h"
-#include "posverify/posverify.h"
+#include "laws/attention/permutation_equivariance.h"
+#include "numerics/numerics.h"
 
 #include <algorithm>
 #include <cmath>
@@ -53,7 +53,7 @@ inline hp max_entry(const matrix<hp>& m) {
     if (v > x) x = v;
   return x;
 }
-/// The permutation law (laws/permutation_equivariance.h) on one fixed case,
+/// The permutation law (laws/attention/permutation_equivariance.h) on one fixed case,
 /// with the largest distance in ulps of P A(X)'s type.
 template <class T>
 struct perm_law_result : laws::permutation_equivariance::outcome {

@@ -2,9 +2,9 @@
 // in float, double and hp, independent of the run's seed.
 #pragma once
 
-#include "posverify/matrix.h"
-#include "posverify/permutation.h"
-#include "posverify/seeded.h"
+#include "numerics/matrix.h"
+#include "numerics/permutation.h"
+#include "core/seeded.h"
 
 #include <cstdint>
 #include <utility>

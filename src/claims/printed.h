@@ -2,7 +2,7 @@
 // printed digits.
 #pragma once
 
-#include "posverify/scalar.h"
+#include "numerics/scalar.h"
 
 #include <string>
 

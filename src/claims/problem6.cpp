@@ -12,7 +12,7 @@ using namespace pv;
 using namespace pv::claims;
 
 /// The permutation law of attention in float64 at large n, within the
-/// reorder bound evaluated in float64 (laws/permutation_equivariance.h).
+/// reorder bound evaluated in float64 (laws/attention/permutation_equivariance.h).
 struct large_law {
   double max_abs_diff = 0, max_bound = 0;
   bool within = true;

@@ -1,4 +1,4 @@
-#include "registry.h"
+#include "claims/registry.h"
 
 #include <exception>
 

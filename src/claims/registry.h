@@ -2,7 +2,7 @@
 // function registered under its id. The report lists them in catalogue order.
 #pragma once
 
-#include "posverify/report.h"
+#include "core/results.h"
 
 #include <cstdint>
 #include <functional>
@@ -54,7 +54,7 @@ struct registrar {
 #define PV_CLAIM(id, ...) \
   static const ::pv::claims::registrar PV_CLAIM_CAT(pv_claim_, __LINE__){id, __VA_ARGS__}
 
-/// Proofs and certificates (issue 4) add fields to a claim's record after it
+/// Proofs and certificates (claims/proofs/) add fields to a claim's record after it
 /// is computed: a proof registered for an id receives the result and adds to
 /// `extra` (e.g. "proof": {...}); it must not change the values or verdict.
 struct proof_def {

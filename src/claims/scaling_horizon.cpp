@@ -1,4 +1,4 @@
-// The carousel's question asked of current models (issue 13, item 5): how
+// The carousel's question asked of current models: how
 // each RoPE configuration of docs/rope-configs.md moves the multi-speed
 // collision horizon of `carousel.d`, the smallest distance at which every
 // pair lines up within eps of a whole turn again. A study attached to
@@ -10,7 +10,7 @@
 
 #include "claims/collision_search.h"
 #include "claims/common.h"
-#include "posverify/rope_scaling.h"
+#include "numerics/rope_scaling.h"
 
 namespace {
 

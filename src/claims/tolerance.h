@@ -5,7 +5,7 @@
 #pragma once
 
 #include "claims/values.h"
-#include "posverify/report.h"
+#include "core/results.h"
 #include "reference/mp.h"
 
 #include <string>

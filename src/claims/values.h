@@ -2,8 +2,8 @@
 // with 40 significant digits, exact integers as JSON integers.
 #pragma once
 
-#include "posverify/json.h"
-#include "posverify/matrix.h"
+#include "core/json.h"
+#include "numerics/matrix.h"
 
 #include <cmath>
 #include <cstdint>

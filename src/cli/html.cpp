@@ -5,11 +5,11 @@
 // the same page beside claims.json (index_page()).
 #include "cli/commands.h"
 #include "cli/options.h"
-#include "posverify/report.h"
-#include "posverify/rope.h"
-#include "posverify/seeded.h"
-#include "proofs/bitwise_study.h"
-#include "report/html.h"
+#include "reports/claims_report.h"
+#include "numerics/rope.h"
+#include "core/seeded.h"
+#include "claims/proofs/bitwise_study.h"
+#include "reports/html.h"
 
 #include <algorithm>
 #include <cmath>
@@ -96,7 +96,7 @@ section rope_section() {
   return {"RoPE: only the distance matters",
           "<p>One query q and one key k (8 components, uniform in [−1, 1], splitmix64 seed 2026), rotated by RoPE "
           "(θ = 10000, adjacent pairs) at positions m and n and multiplied in float64 "
-          "(<code>rope_dot</code> of <code>src/posverify/rope.h</code>).</p>",
+          "(<code>rope_dot</code> of <code>src/numerics/rope.h</code>).</p>",
           {std::move(flat), std::move(rel)}};
 }
 
@@ -237,7 +237,7 @@ section ulps_section(const json& claims) {
   return {"Bit for bit? The six cells in 720 orders",
           "<p>The claim <code>perm.six-cells</code>: self-attention of the documented six-cell input "
           "(<code>six_cell_input()</code>) in every order of its rows, compared entry by entry in ulps with the "
-          "permuted output of the original order (<code>src/proofs/bitwise_study.cpp</code>).</p>" + maxima,
+          "permuted output of the original order (<code>src/claims/proofs/bitwise_study.cpp</code>).</p>" + maxima,
           {std::move(h)}};
 }
 
@@ -312,7 +312,7 @@ section mutation_section(const json& m) {
 
 section fault_section(const json& f) {
   chart c{"fault-matrix", "Planted faults against the verdicts they flip",
-          "A cell: under that fault (src/posverify/fault.h) the claim or property changes its verdict.",
+          "A cell: under that fault (src/numerics/fault.h) the claim or property changes its verdict.",
           spec(R"J({"mark": "rect",
             "encoding": {"x": {"field": "fault", "type": "nominal", "title": null, "axis": {"labelAngle": -40}},
                          "y": {"field": "item", "type": "nominal", "title": null},

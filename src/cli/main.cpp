@@ -1,12 +1,12 @@
 // posverify: verify the chapter's claims and the laws of attention and
 // positional encodings; write the reports. Each subcommand lives in its own
 // file (src/cli/<command>.cpp, declared in cli/commands.h).
-#include "check/check.h"
+#include "cli/commands.h"
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "cli/verify_args.h"
-#include "proofs/budgets.h"
+#include "budgets/budgets.h"
 
 #include <iostream>
 #include <new>
@@ -16,7 +16,7 @@
 
 namespace {
 
-using pv::cli::usage_error;
+using pv::usage_error;
 
 /// The usage text; the options of verify come from its option table.
 std::string usage() {
@@ -54,7 +54,7 @@ int main(int argc, char** argv) {
     std::string cmd = args[0];
     std::vector<std::string> rest(args.begin() + 1, args.end());
     // `check` has options of its own and prints them for --help.
-    if (cmd == "check") return cmd_check(rest);
+    if (cmd == "check") return pv::cli::cmd_check(rest);
     if (cmd == "merge") return pv::cli::cmd_merge(rest);
     for (const auto& a : args)
       if (a == "--help" || a == "-h" || a == "help") {
@@ -65,7 +65,7 @@ int main(int argc, char** argv) {
     if (cmd == "replay") return pv::cli::cmd_replay(rest);
     if (cmd == "list") return pv::cli::cmd_list();
     if (cmd == "html") return pv::cli::cmd_html(rest);
-    if (cmd == "budgets") return pv::proofs::cmd_budgets(rest);
+    if (cmd == "budgets") return pv::cli::cmd_budgets(rest);
     throw usage_error("unknown command '" + cmd + "'");
   } catch (const usage_error& e) {
     std::cerr << "posverify: " << e.what() << "\n\n" << usage();

@@ -1,14 +1,14 @@
 // posverify merge OUT SHARD.json...: joins the reports of the shards of one
 // `check` or `verify` run (posverify/shard.h) into the single run's report,
 // JSON and Markdown (and JUnit XML with --junit), written atomically.
-#include "check/check_report.h"
+#include "reports/check_report.h"
 #include "cli/commands.h"
 #include "cli/options.h"
-#include "posverify/json_read.h"
-#include "posverify/junit.h"
-#include "posverify/report.h"
-#include "posverify/scalar.h"
-#include "posverify/shard.h"
+#include "core/json_read.h"
+#include "reports/junit.h"
+#include "reports/claims_report.h"
+#include "numerics/scalar.h"
+#include "core/shard.h"
 
 #include <fstream>
 #include <map>
@@ -151,12 +151,12 @@ int cmd_merge(const std::vector<std::string>& args) {
       for (const auto& kv : count) sum.set(kv.first, json::integer(kv.second));
       merged.set("summary", sum);
       if (const json* regs = merged.find("regressions")) ok = ok && regs->size() == 0;
-      md = check::markdown_of_json(merged);
+      md = reports::markdown_of_json(merged);
     } else {
       const report r = report_of_json(merged);
       for (const auto& c : r.claims) ok = ok && c.result != verdict::fails;
       for (const auto& p : r.properties) ok = ok && p.verdict == verdict::passed;
-      md = to_markdown(r);
+      md = reports::to_markdown(r);
     }
     std::string json_path = out;
     if (out.size() < 5 || out.compare(out.size() - 5, 5, ".json") != 0) {

@@ -1,21 +1,55 @@
 // posverify verify: every claim and property; claims.md and claims.json.
-#include "claims/fault_matrix.h"
+#include "mutation/fault_matrix.h"
+#include "reports/fault_matrix_report.h"
+#include "core/files.h"
 #include "claims/registry.h"
 #include "cli/commands.h"
 #include "cli/verify_args.h"
-#include "posverify/junit.h"
-#include "posverify/progress.h"
-#include "posverify/report.h"
-#include "posverify/scalar.h"
-#include "posverify/shard.h"
+#include "reports/junit.h"
+#include "core/progress.h"
+#include "reports/claims_report.h"
+#include "numerics/scalar.h"
+#include "core/shard.h"
 #include "properties/runner.h"
-#include "report/html.h"
+#include "reports/html.h"
 
+#include <chrono>
 #include <deque>
 #include <iostream>
 #include <memory>
 
 namespace pv::cli {
+
+namespace {
+
+/// `posverify verify --fault-matrix`: runs the matrix, writes
+/// OUT/fault_matrix.md and .json (atomically), prints a summary; returns 0
+/// when every checkable claim and every property is flipped by some fault, 1
+/// otherwise.
+int cmd_fault_matrix(const std::string& out_dir, const mutation::fault_matrix_options& o) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto m = mutation::run_fault_matrix(o);
+  const double secs =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  write_file_atomic(out_dir + "/fault_matrix.json", reports::to_json(m).dump());
+  write_file_atomic(out_dir + "/fault_matrix.md", reports::to_markdown(m));
+  const auto un = m.unflipped();
+  std::cout << "fault matrix: " << m.faults.size() << " faults, " << m.claims.size()
+            << " claims, " << m.properties.size() << " properties (" << o.property_cases
+            << " cases each), " << static_cast<int>(secs + 0.5) << " s\n";
+  for (const auto* rows : {&m.claims, &m.properties})
+    for (const auto& r : *rows) {
+      const auto by = r.flipped_by(m.faults);
+      std::cout << (r.checkable && by.empty() ? "  NONE  " : "  ok    ") << r.id << "  ";
+      for (std::size_t i = 0; i < by.size(); ++i) std::cout << (i ? ", " : "") << by[i];
+      if (!r.checkable) std::cout << "(not checkable)";
+      std::cout << "\n";
+    }
+  std::cout << "wrote " << out_dir << "/fault_matrix.json and " << out_dir << "/fault_matrix.md\n";
+  return un.empty() ? 0 : 1;
+}
+
+}  // namespace
 
 void print_property(const property_result& r, std::ostream& os) {
   os << (r.verdict == verdict::passed ? "  ok    " : "  FAIL  ") << r.id << "  " << to_string(r.verdict) << " ("
@@ -53,7 +87,7 @@ int cmd_verify(const std::vector<std::string>& args) {
   pv::make_out_dir(out_dir, "--out");
 
   if (va.fault_matrix)
-    return pv::claims::cmd_fault_matrix(out_dir, {opt.seed, va.cases_given ? opt.cases : 100});
+    return cmd_fault_matrix(out_dir, {opt.seed, va.cases_given ? opt.cases : 100});
 
   pv::html::bundle();  // index.html needs the chart libraries: fail before the run, not after
   pv::report rep;
@@ -106,10 +140,10 @@ int cmd_verify(const std::vector<std::string>& args) {
     ok = ok && good;
     std::cout << (good ? "  ok    " : "  FAIL  ") << c.id << "  " << pv::to_string(c.result) << "\n";
   }
-  json j = pv::to_json(rep);
+  json j = reports::to_json(rep);
   if (sh.sharded()) j.set("shard", shard::record(sh, n_units, {{"claims", claim_units}, {"properties", prop_units}}));
   std::vector<std::pair<std::string, std::string>> files = {{out_dir + "/claims.json", j.dump()},
-                                                            {out_dir + "/claims.md", pv::to_markdown(rep)},
+                                                            {out_dir + "/claims.md", reports::to_markdown(rep)},
                                                             {out_dir + "/index.html", index_page(out_dir, j)}};
   if (!va.junit.empty()) files.emplace_back(va.junit, junit::of_report(j));
   pv::write_files_atomic(files);

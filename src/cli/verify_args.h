@@ -4,7 +4,7 @@
 
 #include "cli/args.h"
 #include "cli/options.h"
-#include "posverify/scalar.h"
+#include "numerics/scalar.h"
 #include "properties/runner.h"
 
 #include <string>

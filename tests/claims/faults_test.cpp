@@ -2,7 +2,7 @@
 // broken formula: the claims have teeth.
 #include "claims_test_util.h"
 
-#include "posverify/fault.h"
+#include "numerics/fault.h"
 
 namespace pv::claims::test {
 namespace {
@@ -30,7 +30,7 @@ TEST(PlantedFaults, SinusoidSwapFlipsAdditiveExample) {
   EXPECT_EQ(run_claim("sinusoid.timestep-embedding").result, verdict::fails);
 }
 
-// Issue 14: under circular padding the band is 0 and one value remains at
+// Under circular padding the band is 0 and one value remains at
 // every k; the claim used to keep holding with a typed sentence.
 TEST(PlantedFaults, CircularPaddingFlipsConvPositionUnmeasured) {
   const auto good = run_claim("p6.conv-position-unmeasured");
@@ -47,7 +47,7 @@ TEST(PlantedFaults, CircularPaddingFlipsConvPositionUnmeasured) {
   EXPECT_EQ(r.qualification->find("reaches exactly k"), std::string::npos) << *r.qualification;
 }
 
-// Issue 14: with q = k = (1, 0) a flipped sine is invisible; the second pair
+// With q = k = (1, 0) a flipped sine is invisible; the second pair
 // of vectors (both components non-zero) sees it.
 TEST(PlantedFaults, RopeSineSignFlipsTheWorkedExamples) {
   for (const char* id : {"rope.example-30deg", "rope.distance-only", "carousel.c"}) {

@@ -3,7 +3,7 @@
 // the IEEE figures.
 #include "claims/common.h"
 #include "claims_test_util.h"
-#include "proofs/bitwise_study.h"
+#include "claims/proofs/bitwise_study.h"
 
 #include <cstring>
 
@@ -49,7 +49,7 @@ TEST(OpeningClaims, SixCellsFiguresMatchAnIndependentEvaluation) {
   double u64 = 0, u32 = 0;
   double d64 = ieee_six_cell_diff<double>(bit64, &u64);
   double d32 = ieee_six_cell_diff<float>(bit32, &u32);
-  // ulp counts are integers in the report (issue 10)
+  // ulp counts are integers in the report
   EXPECT_EQ(r.values.find("max_ulps_f64")->type(), json::kind::integer);
   EXPECT_EQ(static_cast<double>(int_value(r, "max_ulps_f64")), u64);
   EXPECT_EQ(static_cast<double>(int_value(r, "max_ulps_f32")), u32);
@@ -66,7 +66,7 @@ TEST(OpeningClaims, SixCellsFiguresMatchAnIndependentEvaluation) {
 }
 
 // One six-cell input for the claim, its bitwise study and its exhaustive proof
-// (issue 10): the study's chapter-order ulps are the claim's, type by type.
+// the study's chapter-order ulps are the claim's, type by type.
 TEST(OpeningClaims, SixCellsClaimAndBitwiseStudyShareTheirInput) {
   auto r = run_claim("perm.six-cells");
   int seen = 0;

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "claims_test_util.h"
-#include "proofs/chapter_numbers.h"
+#include "claims/proofs/certificates.h"
 
 #include <gtest/gtest.h>
 
@@ -37,7 +37,7 @@ inline entries printed_entries(const claim_result& r) {
   return out;
 }
 
-/// The certificates of claim `id` (proofs/chapter_numbers.cpp): name -> printed.
+/// The certificates of claim `id` (claims/proofs/certificates.cpp): name -> printed.
 inline entries certificate_entries(const std::string& id) {
   entries out;
   for (const auto& c : proofs::chapter_certificates(id)) out[c.name] = c.printed;
@@ -54,7 +54,7 @@ inline int printed_numbers_compared(const claim_result& r) {
   return total;
 }
 
-/// Every file of the product (src/, properties/, include/) but `table_header`
+/// Every file of the product (src/, include/) but `table_header`
 /// in which one of `values` occurs outside a // comment, as "path:line".
 /// Only decimals (with a '.') are looked for: a table's integers (90, 4096,
 /// 10000) also occur as unrelated numbers (a base, a seed).
@@ -69,7 +69,7 @@ inline std::vector<std::string> typed_elsewhere(const std::string& table_header,
   }
   std::vector<std::string> hits;
   const fs::path root = POSVERIFY_SOURCE_DIR;
-  for (const char* dir : {"src", "properties", "include"})
+  for (const char* dir : {"src", "include"})
     for (const auto& e : fs::recursive_directory_iterator(root / dir)) {
       const auto ext = e.path().extension();
       if (!e.is_regular_file() || (ext != ".cpp" && ext != ".h" && ext != ".c")) continue;

@@ -1,4 +1,4 @@
-// Proof and certificate verdicts count (issue 14): an attached proof that
+// Proof and certificate verdicts count: an attached proof that
 // comes out disproved where proved was expected makes the claim fail, naming
 // the proof; an expected disproved (another reading tried on purpose) does not.
 #include "claims/registry.h"

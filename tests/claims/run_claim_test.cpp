@@ -1,4 +1,4 @@
-// One claim that throws is that claim's `fails`, with the message (issue 11):
+// One claim that throws is that claim's `fails`, with the message:
 // the rest of the report is still written.
 #include "claims/registry.h"
 

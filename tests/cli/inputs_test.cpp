@@ -1,6 +1,6 @@
 // Hostile command lines: every bad option or replay string exits 2 with a
 // message naming the option and the value, before anything runs.
-#include "tests/run_posverify.h"
+#include "support/run_posverify.h"
 
 #include <gtest/gtest.h>
 

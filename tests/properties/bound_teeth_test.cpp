@@ -1,8 +1,8 @@
 // The float32 tolerances alone are tight enough to catch the planted faults:
 // for each fault, the float32 discrepancy exceeds the float32 a-priori bound
-// (src/posverify/error_bounds.h) on nearly every random input, not only the
+// (src/numerics/error_bounds.h) on nearly every random input, not only the
 // high-precision check. And without the fault the same bound always holds.
-#include "posverify/posverify.h"
+#include "numerics/numerics.h"
 #include "properties/generators.h"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// The generators cover their ranges at every RapidCheck size (issue 14):
+// The generators cover their ranges at every RapidCheck size:
 // RapidCheck ramps the size from 0 to 100 over a run, and its inRange draws
 // only near the low end at small sizes. Each generator is sampled here at
 // sizes 0, 1, 5, 20, 50 and 100, with fixed seeds, and must reach the regions

@@ -1,8 +1,8 @@
 // The property checks have teeth: planting a fault in the numerics
-// (src/posverify/fault.h) makes the laws that the fault breaks fail, with a
+// (src/numerics/fault.h) makes the laws that the fault breaks fail, with a
 // counterexample and a replay command that reproduces the failure; without
 // the fault the same laws pass.
-#include "posverify/fault.h"
+#include "numerics/fault.h"
 #include "properties/runner.h"
 
 #include <gtest/gtest.h>
@@ -80,7 +80,7 @@ INSTANTIATE_TEST_SUITE_P(
                    "conv.identical_neighbourhoods"},
         fault_case{pv::fault::rope_position_off_by_one, "rope_position_off_by_one",
                    "flux.text_identity"},
-        // Issue 14: the two symmetry laws had never been shown to fail.
+        // The two symmetry laws had never been shown to fail.
         fault_case{pv::fault::attention_causal_mask, "attention_causal_mask",
                    "attention.permutation_equivariance"},
         fault_case{pv::fault::positions_ignored, "positions_ignored",

@@ -1,4 +1,4 @@
-// reference/mp.cpp: is the precision really set? A new hp (and interval) has
+// src/reference/mp.cpp: is the precision really set? A new hp (and interval) has
 // at least the bits asked for, arithmetic is carried out at that precision
 // (1/3 differs from its 64-bit rounding), and the unit roundoff follows.
 #include "reference/mp.h"

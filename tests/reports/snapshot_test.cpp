@@ -1,7 +1,7 @@
 // The committed reports/claims.json is the report of the current branch: a
 // fresh `posverify verify` with the same seed and case count must give the
 // same verdict for every claim and property, and two runs the same bytes.
-#include "posverify/json.h"
+#include "core/json.h"
 
 #include <gtest/gtest.h>
 

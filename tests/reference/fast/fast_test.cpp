@@ -1,12 +1,12 @@
 // The fast tier agrees with the MPFR tier within the fast tier's own bound,
 // on random and structured cases, and that bound is small (not vacuous).
 #include "reference/fast/fast.h"
-#include "reference/fast/layout.h"
+#include "numerics/fast_rope.h"
 
-#include "posverify/attention.h"
-#include "posverify/rope.h"
-#include "posverify/rope_scaling.h"
-#include "posverify/sinusoid.h"
+#include "numerics/attention.h"
+#include "numerics/rope.h"
+#include "numerics/rope_scaling.h"
+#include "numerics/sinusoid.h"
 
 #include <gtest/gtest.h>
 #include <mpfr.h>
@@ -227,7 +227,9 @@ void expect_rope_agrees(const rope_layout<hp>& L, const std::vector<std::vector<
     const double err = std::fabs(static_cast<double>(to_hp(f.value[i]) - ref.a[i]));
     EXPECT_LE(err, f.bound[i] + mpfr_slack) << "entry " << i;
     // components no pair names (partial rotary) come back as given, bound 0
-    if (!rotated[i % D]) EXPECT_TRUE(f.value[i].hi == x[i] && f.value[i].lo == 0 && f.bound[i] == 0);
+    if (!rotated[i % D]) {
+      EXPECT_TRUE(f.value[i].hi == x[i] && f.value[i].lo == 0 && f.bound[i] == 0);
+    }
     worst_rel = std::max(worst_rel, f.bound[i]);
   }
   // |x| <= 1: the absolute bound is below 2^-80 up to angles of 2^20.

@@ -1,0 +1,39 @@
+#include "blackbox/accuracy.h"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace pv::blackbox {
+
+accuracy_class parse_accuracy(const std::string& name) {
+  accuracy_class a;
+  a.name = name;
+  if (name == "float16" || name == "float16-accumulation") {
+    a.precision = 11;
+    a.emin = -14;
+    a.max = 65504;
+    a.accumulate = name == "float16-accumulation";
+  } else if (name == "bfloat16") {
+    a.precision = 8;
+    a.emin = -126;
+    a.max = 0x1.fep127;
+  } else if (name == "float32" || name.empty()) {
+    return accuracy_class{};
+  } else {
+    throw std::invalid_argument("--accuracy: '" + name +
+                                "' is not an accuracy class (float32, float16, bfloat16, float16-accumulation)");
+  }
+  a.u = std::ldexp(1.0, -a.precision);
+  return a;
+}
+
+double round_to_format(double x, const accuracy_class& a) {
+  if (a.precision == 0 || x == 0 || !std::isfinite(x)) return x;
+  const int e = std::max(std::ilogb(x), a.emin);  // subnormals share the smallest normal's spacing
+  const double q = std::ldexp(1.0, e - a.precision + 1);
+  const double r = std::nearbyint(x / q) * q;  // the default rounding mode: to nearest, ties to even
+  return std::abs(r) > a.max ? std::copysign(INFINITY, x) : r;
+}
+
+}  // namespace pv::blackbox

@@ -1,0 +1,83 @@
+// What every black-box law of a run reads: the library, the runner's options,
+// the seed, cases and position range, the declared accuracy, the shard plan
+// (core/shard.h), and the unit roundoffs a law's tolerance uses for a dtype.
+#pragma once
+
+#include "blackbox/accuracy.h"
+#include "blackbox/calls.h"
+#include "blackbox/rope_model.h"
+#include "core/shard.h"
+#include "numerics/scalar.h"
+
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace pv::blackbox {
+
+inline hp hmax(const hp& a, const hp& b) { return a < b ? b : a; }
+inline hp hmin(const hp& a, const hp& b) { return b < a ? b : a; }
+
+/// The units of a run in the order they are met (posverify/shard.h): a law
+/// on one dtype (attention, sinusoid), or a RoPE configuration with all its
+/// laws, sweep and diagnosis. A unit that is not this shard's is enumerated
+/// but not run. count_only: enumerate every unit, run none (the total for
+/// the progress line).
+struct unit_plan {
+  shard::spec spec;
+  long next = 0;
+  bool count_only = false;
+  std::function<void()> done;  ///< called when a unit of this shard is finished
+  std::vector<long> sweep_units, diagnosis_units;  ///< the unit of each sweep and diagnosis entry
+  long take() { return next++; }
+  bool mine(long u) const { return !count_only && spec.mine(u); }
+  void finished() const { if (done) done(); }
+};
+
+struct context {
+  std::shared_ptr<unit_plan> units = std::make_shared<unit_plan>();
+  long group = -1;  ///< the unit of the laws being run (a RoPE configuration), or -1: one unit per law
+  impl_info lib;
+  runner_options ro;
+  std::uint64_t seed = 1;
+  int cases = 100;
+  double max_position = 8192;
+  std::string only_law;  ///< run laws whose id starts with this (empty: all)
+  int only_case = -1;    ///< replay one case
+  int min_cases = 1;     ///< fewer evaluated cases (the rest declined): insufficient
+  std::string program = "posverify";
+  std::vector<rope_cfg> rope_configs;  ///< empty: the default set (rope_model.h)
+  bool scaled_defaults = false;  ///< the default set includes scaled_rope_configs() (--mutation)
+  accuracy_class accuracy;  ///< declared with --accuracy (default: the dtype's own)
+  bool accuracy_given = false;  ///< --accuracy was given (it overrides the plugin's pv_impl.accuracy)
+  /// ABI version 2: the float32 laws send their buffers as this dtype
+  /// (PV_F16 or PV_BF16: inputs rounded into it, outputs read back), with
+  /// `accuracy` at least that format's; PV_F32 otherwise.
+  pv_dtype wire = PV_F32;
+  bool float_only = false;  ///< run the float32 laws only (the 16-bit runs)
+  std::string profile = "quick";  ///< the shapes of attention.shapes (shapes.h): quick | models
+  bool profile_given = false;     ///< --profile was given
+  std::vector<std::string> shapes;  ///< --shape NQxNKxDxDV (repeatable)
+};
+
+/// The unit roundoff the laws use for dtype T: T's own, or that of a coarser
+/// declared accuracy class (a kernel whose interface is wider than its arithmetic).
+template <class T>
+hp law_u(const context& cx) {
+  const hp u = convert<hp>(unit_roundoff<T>()), a = convert<hp>(cx.accuracy.u);
+  return a > u ? a : u;
+}
+
+/// The unit roundoffs of a RoPE or sinusoid law for dtype T (rope_model.h,
+/// "Which u"): the angle in T (in the declared class only when it declares
+/// 16-bit arithmetic), cos/sin/rotation/storage at law_u.
+template <class T>
+rope_units rope_law_units(const context& cx) {
+  const hp t = convert<hp>(unit_roundoff<T>()), op = law_u<T>(cx);
+  return {cx.accuracy.accumulate ? op : t, op, op > t};
+}
+
+}  // namespace pv::blackbox

@@ -1,0 +1,198 @@
+#include "blackbox/law_run.h"
+
+#include "sandbox/process_adapter.h"
+
+#include "core/text.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+
+namespace pv::blackbox {
+
+law_run::law_run(const context& cx, std::string base_id, std::string dtype, std::string config,
+                 std::string law, std::string tolerance)
+    : cx_(cx) {
+  r_.base_id = std::move(base_id);
+  r_.dtype = std::move(dtype);
+  if (cx.wire != PV_F32 && r_.dtype == "float32") r_.dtype = cx.wire == PV_F16 ? "float16" : "bfloat16";
+  r_.config = std::move(config);
+  r_.id = r_.base_id + "[" + (r_.config.empty() ? "" : r_.config + "/") + r_.dtype + "]";
+  r_.law = std::move(law);
+  r_.tolerance = std::move(tolerance);
+  r_.unit = cx.group >= 0 ? cx.group : cx.units->take();
+}
+
+bool law_run::selected() const {
+  return cx_.units->mine(r_.unit) && (cx_.only_law.empty() || r_.id.rfind(cx_.only_law, 0) == 0);
+}
+
+std::vector<int> law_run::case_indices() const {
+  std::vector<int> v;
+  if (cx_.only_case >= 0) v.push_back(cx_.only_case);
+  else
+    for (int k = 0; k < cx_.cases; ++k) v.push_back(k);
+  return v;
+}
+
+namespace {
+
+/// float32 bytes -> 16-bit values of dtype t (rounded to nearest even), and back.
+std::vector<unsigned char> narrow(const std::vector<unsigned char>& b, pv_dtype t) {
+  std::vector<unsigned char> r(b.size() / 2);
+  for (std::size_t i = 0; i + 4 <= b.size(); i += 4) {
+    float f;
+    std::memcpy(&f, b.data() + i, 4);
+    const std::uint16_t h = sandbox::to_16bit(t, f);
+    std::memcpy(r.data() + i / 2, &h, 2);
+  }
+  return r;
+}
+
+std::vector<unsigned char> widen(const std::vector<unsigned char>& b, pv_dtype t) {
+  std::vector<unsigned char> r(b.size() * 2);
+  for (std::size_t i = 0; i + 2 <= b.size(); i += 2) {
+    std::uint16_t h;
+    std::memcpy(&h, b.data() + i, 2);
+    const float f = static_cast<float>(sandbox::from_16bit(t, h));
+    std::memcpy(r.data() + 2 * i, &f, 4);
+  }
+  return r;
+}
+
+}  // namespace
+
+void law_run::run() {
+  std::vector<call> todo(calls_.begin() + static_cast<long>(res_.size()), calls_.end());
+  const bool wire = cx_.wire != PV_F32;
+  if (wire)  // the float32 law's buffers travel as 16-bit values
+    for (auto& c : todo)
+      if (c.t == PV_F32) {
+        c.t = cx_.wire;
+        c.a = narrow(c.a, c.t);
+        c.b = narrow(c.b, c.t);
+        c.c = narrow(c.c, c.t);
+      }
+  auto more = run_batch(cx_.lib, todo, cx_.ro);
+  for (std::size_t i = 0; i < more.size(); ++i) {
+    if (wire && todo[i].t == cx_.wire) more[i].out = widen(more[i].out, cx_.wire);
+    res_.push_back(std::move(more[i]));
+  }
+}
+
+std::string law_run::replay_of(int k) const {
+  return cx_.program + " check --impl " + text::shell_quote(cx_.lib.given) + sandbox::process_replay_flags() + " --seed " + std::to_string(cx_.seed) +
+         " --max-position " + to_decimal(cx_.max_position) + rope_flags() + shape_flags() +
+         (cx_.accuracy_given ? " --accuracy " + (cx_.accuracy.name.empty() ? std::string("float32") : cx_.accuracy.name)
+                             : std::string()) + " --law '" + r_.id +
+         "' --case " + std::to_string(k);
+}
+
+std::string law_run::shape_flags() const {
+  std::string f = cx_.profile_given ? " --profile " + cx_.profile : std::string();
+  for (const auto& s : cx_.shapes) f += " --shape " + s;
+  return f;
+}
+
+std::string law_run::rope_flags() const {
+  auto flag = [](const rope_cfg& rc) {
+    for (const auto& [name, spec] : rope_presets())
+      if (name == rc.name && spec == rc.spec) return " --rope-preset " + name;
+    return " --rope-config " + text::shell_quote(rc.spec);
+  };
+  std::string f;
+  for (const auto& rc : cx_.rope_configs) f += flag(rc);
+  if (cx_.rope_configs.empty() && cx_.scaled_defaults)  // the mutation suite's extra configurations
+    for (const auto& rc : scaled_rope_configs())
+      if (rc.name == r_.config) f += flag(rc);
+  return f;
+}
+
+void law_run::fail(int k, const std::string& msg, const std::function<std::string()>& describe) {
+  if (failed()) return;
+  r_.verdict = verdict::failed;
+  r_.finding = "case " + std::to_string(k) + ": " + msg;
+  r_.counterexample = describe ? describe() : "";
+  r_.replay = replay_of(k);
+  ++r_.cases;
+}
+
+bool law_run::calls_ok(int k, const std::vector<std::size_t>& idx,
+                       const std::function<std::string()>& describe) {
+  static const result none{};
+  for (std::size_t pos = 0; pos < idx.size(); ++pos) {
+    const std::size_t i = idx[pos];
+    const result& R = i < res_.size() ? res_[i] : none;
+    if (R.st == status::ok) continue;
+    if (R.st == status::unsupported) {
+      ++r_.unsupported;
+      return false;
+    }
+    if (R.st == status::not_run) return false;
+    const call& c = calls_[i];
+    fail(k, std::string(to_string(c.kind)) + "() call " + std::to_string(pos + 1) +
+                " of the case: " + to_string(R.st) + (R.detail.empty() ? "" : ": " + R.detail),
+         describe);
+    return false;
+  }
+  return true;
+}
+
+void law_run::each_case(
+    const std::vector<int>& ks, std::size_t per,
+    const std::function<std::string(std::size_t)>& describe,
+    const std::function<bool(std::size_t, const describer&)>& check) {
+  for (std::size_t i = 0; i < ks.size(); ++i) {
+    const describer desc = [&] { return describe(i); };
+    std::vector<std::size_t> idx(per);
+    for (std::size_t j = 0; j < per; ++j) idx[j] = per * i + j;
+    if (!calls_ok(ks[i], idx, desc)) {
+      if (failed()) break;
+      continue;
+    }
+    if (!check(i, desc)) break;
+    case_done();
+  }
+}
+
+bool law_run::within(int k, const hp& error, const hp& bound, const std::string& where,
+                     const std::function<std::string()>& describe) {
+  hp ratio = bound > 0 ? hp(error / bound) : (error > 0 ? hp(1e300) : hp(0));
+  hp worst = r_.worst_bound > 0 ? hp(r_.worst_error / r_.worst_bound)
+                                : (r_.worst_error > 0 ? hp(1e300) : hp(0));
+  if (!r_.has_worst || ratio > worst) {
+    r_.has_worst = true;
+    r_.worst_error = error;
+    r_.worst_bound = bound;
+    r_.worst_where = "case " + std::to_string(k) + ", " + where;
+    r_.worst_replay = replay_of(k);
+  }
+  if (error > r_.max_error) {
+    r_.max_error = error;
+    r_.max_error_bound = bound;
+  }
+  if (error <= bound) return true;
+  fail(k, where + ": |difference| = " + to_decimal(error) + " exceeds the tolerance " +
+              to_decimal(bound),
+       describe);
+  return false;
+}
+
+law_result law_run::finish() {
+  if (cx_.group < 0 && cx_.units->mine(r_.unit)) cx_.units->finished();
+  const int wanted = std::min(cx_.min_cases, int(case_indices().size()));
+  if (r_.verdict != verdict::failed && r_.cases > 0 && r_.cases < wanted) {
+    r_.verdict = verdict::insufficient;
+    r_.finding = "only " + std::to_string(r_.cases) + " of " + std::to_string(case_indices().size()) +
+                 " cases evaluated: the library declined " + std::to_string(r_.unsupported) +
+                 " (returned 1); --min-cases asks for " + std::to_string(wanted);
+  } else if (r_.verdict != verdict::failed) {
+    if (r_.cases > 0) r_.verdict = verdict::passed;
+    else if (r_.unsupported > 0) r_.verdict = verdict::unsupported;
+    else r_.verdict = verdict::not_run;
+  }
+  return r_;
+}
+
+}  // namespace pv::blackbox

@@ -1,0 +1,99 @@
+// The runner of one black-box law: builds the calls of every case, runs them
+// in one sandboxed child, then evaluates the cases in order and stops at the
+// first failure (as a property runner does), recording the worst error
+// against its tolerance and a replay command for every failure.
+#pragma once
+
+#include "blackbox/calls.h"
+#include "blackbox/context.h"
+#include "blackbox/law_result.h"
+#include "core/seeded.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace pv::blackbox {
+
+/// The generator of case k of law `id` in a run seeded `seed`.
+inline rng case_rng(std::uint64_t seed, const std::string& id, int k) {
+  rng r(seed ^ fnv1a(id) ^ (std::uint64_t(k) * 0xD1B54A32D192ED03ull));
+  r.next();
+  return r;
+}
+
+/// Runs the cases of one law: builds the calls of every case, runs them in
+/// one child, then evaluates the cases in order and stops at the first
+/// failure (as a property runner does).
+class law_run {
+ public:
+  law_run(const context& cx, std::string base_id, std::string dtype, std::string config,
+          std::string law, std::string tolerance);
+
+  /// Indices of the cases to run (all, or the replayed one).
+  std::vector<int> case_indices() const;
+  rng rng_for(int k) const { return case_rng(cx_.seed, r_.base_id + "/" + r_.config, k); }
+  bool selected() const;
+
+  std::size_t add(call c) { calls_.push_back(std::move(c)); return calls_.size() - 1; }
+  /// Runs the calls added so far (results appended to results()).
+  void run();
+  const std::vector<result>& results() const { return res_; }
+  std::vector<call>& calls() { return calls_; }
+
+  /// The calls of case k must all have returned numbers; otherwise the law
+  /// fails (or the case is skipped as unsupported). Returns true to go on
+  /// evaluating this case.
+  bool calls_ok(int k, const std::vector<std::size_t>& idx, const std::function<std::string()>& describe);
+
+  /// Evaluates the cases in order and stops at the first failure (as a
+  /// property runner does): case i (index ks[i]) needs its calls
+  /// [per i, per i + per) to have returned numbers (calls_ok; a declined case
+  /// is skipped), then check(i, desc) judges it, false meaning the law failed.
+  void each_case(const std::vector<int>& ks, std::size_t per,
+                 const std::function<std::string(std::size_t)>& describe,
+                 const std::function<bool(std::size_t, const describer&)>& check);
+
+  /// Records |error| <= bound at `where`; on violation fails the law.
+  bool within(int k, const hp& error, const hp& bound, const std::string& where,
+              const std::function<std::string()>& describe);
+
+  /// Fails case k with a message (law-specific).
+  void fail(int k, const std::string& msg, const std::function<std::string()>& describe);
+
+  void case_done() { ++r_.cases; }
+  bool failed() const { return r_.verdict == verdict::failed; }
+  law_result finish();
+  law_result& result_ref() { return r_; }
+
+ private:
+  std::string rope_flags() const;
+  std::string shape_flags() const;  ///< --profile (when given) and every --shape of the run
+  std::string replay_of(int k) const;
+  const context& cx_;
+  law_result r_;
+  std::vector<call> calls_;
+  std::vector<result> res_;
+};
+
+/// Draws the cases ks of a RoPE law: make(g, k, x, pos) fills the rows and
+/// positions of case k from its generator (Lr.rng_for(k)); each case is called
+/// once per configuration in `cfgs`, in that order (Lr.add). The rows and
+/// positions are appended to xs and ps, one per case.
+template <class T, class Make>
+void draw_rope_cases(law_run& Lr, const std::vector<int>& ks, const std::vector<const pv_rope_config*>& cfgs,
+                     Make make, std::vector<matrix<T>>& xs, std::vector<std::vector<double>>& ps) {
+  for (int k : ks) {
+    auto g = Lr.rng_for(k);
+    matrix<T> x;
+    std::vector<double> pos;
+    make(g, k, x, pos);
+    xs.push_back(x);
+    ps.push_back(pos);
+    for (const pv_rope_config* c : cfgs) Lr.add(rope_call(*c, x, pos));
+  }
+}
+
+}  // namespace pv::blackbox

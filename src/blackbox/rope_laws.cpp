@@ -1,0 +1,544 @@
+// RoPE laws through the C interface (tolerance model: check/rope_model.h).
+#include "blackbox/diagnose.h"
+#include "blackbox/law_run.h"
+#include "blackbox/laws.h"
+#include "laws/rope/shift_invariance.h"
+#include "blackbox/rope_model.h"
+#include "blackbox/rope_rotated.h"
+#include "blackbox/rope_scaled_laws.h"
+#include "blackbox/structured_inputs.h"
+#include "numerics/attention.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace pv::blackbox {
+namespace {
+
+long max_pos(const context& cx) { return std::max(1L, long(cx.max_position)); }
+
+/// One coordinate: 30 % small (0..64), 20 % structured (structured_position),
+/// else anywhere in [0, P].
+double coord(rng& g, long P) {
+  const double u = g.uniform();
+  if (u < 0.3) return double(g.range(0, std::min(64L, P)));
+  if (u < 0.5) return structured_position(g, P);
+  return double(g.range(0, P));
+}
+
+template <class T>
+matrix<T> random_heads(rng& g, std::size_t n, std::size_t d) {
+  return random_matrix<T>(g, n, d, std::pow(10.0, g.real(-1, 1)));
+}
+
+/// The speeds the kernel turns by, read from one probe per axis (identity
+/// rows at position 1 on that axis); on a failed probe, the requested ones.
+template <class T>
+kernel_speeds measure_speeds(const context& cx, const rope_cfg& rc) {
+  const std::size_t d = std::size_t(rc.c.head_dim), na = std::size_t(rc.c.n_axes);
+  kernel_speeds ks;
+  ks.w.assign(na, std::vector<double>(d, 0.0));
+  ks.partner.resize(d);
+  std::vector<call> calls;
+  for (std::size_t a = 0; a < na; ++a) {
+    std::vector<double> e(na, 0.0);
+    e[a] = 1;
+    calls.push_back(rope_probe(rc, dtype_of<T>(), e));
+  }
+  auto res = run_batch(cx.lib, calls, cx.ro);
+  bool ok = true;
+  for (const auto& r : res) ok = ok && r.st == status::ok;
+  if (!ok) {
+    const auto L = reference_layout(rc.c);
+    for (const auto& p : L.pairs) {
+      ks.w[p.axis][p.a] = ks.w[p.axis][p.b] = convert<double>(p.speed);
+      ks.partner[p.a] = p.b;
+      ks.partner[p.b] = p.a;
+    }
+    return ks;
+  }
+  ks.measured = true;
+  std::vector<double> best(d, 0.0);
+  for (std::size_t c = 0; c < d; ++c) ks.partner[c] = c;
+  for (std::size_t a = 0; a < na; ++a) {
+    auto M = probe_rows(res[a], dtype_of<T>(), d);
+    for (std::size_t c = 0; c < d; ++c) {
+      double off = 0;
+      for (std::size_t j = 0; j < d; ++j)
+        if (j != c) {
+          off += M[c][j] * M[c][j];
+          if (std::abs(M[c][j]) > best[c]) {
+            best[c] = std::abs(M[c][j]);
+            ks.partner[c] = j;
+          }
+        }
+      ks.w[a][c] = std::atan2(std::sqrt(off), M[c][c]);
+    }
+  }
+  return ks;
+}
+
+template <class T>
+bool check_rows_vs_ref(law_run& Lr, int k, const rotated<T>& R, const std::string& what,
+                       const std::function<std::string()>& desc) {
+  for (std::size_t i = 0; i < R.y.rows; ++i)
+    for (std::size_t c = 0; c < R.y.cols; ++c)
+      if (!Lr.within(k, abs(convert<hp>(R.y(i, c)) - R.ref(i, c)), R.tol(i, c),
+                     (what.empty() ? "" : what + " ") + "row " + std::to_string(i) + " component " + std::to_string(c) +
+                         ": got " + to_decimal(R.y(i, c)) + ", reference " +
+                         ref::to_decimal(R.ref(i, c), 20),
+                     desc))
+        return false;
+  return true;
+}
+
+/// Runs a one-call-per-case law; `make` fills x and pos for case k, `check`
+/// evaluates it.
+template <class T, class Make, class Check>
+law_result simple_law(const context& cx, const rope_cfg& rc, const std::string& id,
+                      const std::string& law, const std::string& tol, const kernel_speeds* speeds,
+                      Make make, Check check, bool diagnose = false,
+                      std::function<std::string(std::size_t)> describe = {}) {
+  law_run Lr(cx, id, type_name<T>(), rc.name, law, tol);
+  Lr.result_ref().diagnose = diagnose;
+  if (!Lr.selected()) return Lr.finish();
+  const auto L = reference_layout(rc.c);
+  auto ks = Lr.case_indices();
+  std::vector<matrix<T>> xs;
+  std::vector<std::vector<double>> ps;
+  draw_rope_cases<T>(Lr, ks, {&rc.c}, make, xs, ps);
+  Lr.run();
+  auto describe_case = [&](std::size_t i) { return describe ? describe(i) : describe_rows(rc, xs[i], ps[i]); };
+  const rope_units u = rope_law_units<T>(cx);
+  Lr.each_case(ks, 1, describe_case, [&](std::size_t i, const describer& desc) {
+    auto R = evaluate<T>(L, rc, xs[i], ps[i], Lr.results()[i].out, u, speeds);
+    return check(Lr, ks[i], xs[i], ps[i], R, desc);
+  });
+  return Lr.finish();
+}
+
+/// Relative-position laws: rows [q@m, k@n, q@m2, k@n2] with m - n = m2 - n2
+/// (per axis); the exact dot products of the rotated pairs must agree.
+template <class T, class Positions>
+law_result relative_law(const context& cx, const rope_cfg& rc, const kernel_speeds& speeds,
+                        const std::string& id, const std::string& law, Positions positions) {
+  return simple_law<T>(
+      cx, rc, id, law,
+      "|q'(m).k'(n) - q'(m2).k'(n2)| <= sum over both dot products a.b of " + std::string(dot_within_rule()) +
+      " (dots computed exactly in MPFR from the returned rows), "
+      "with t the rotation tolerance: " + rotation_rule(), &speeds,
+      [&](rng& g, int k, matrix<T>& x, std::vector<double>& pos) {
+        const std::size_t d = std::size_t(rc.c.head_dim);
+        auto q = random_heads<T>(g, 1, d), kk = random_heads<T>(g, 1, d);
+        x = matrix<T>(4, d);
+        for (std::size_t c = 0; c < d; ++c) {
+          x(0, c) = x(2, c) = q(0, c);
+          x(1, c) = x(3, c) = kk(0, c);
+        }
+        pos = positions(g, k);
+      },
+      [&](law_run& Lr, int k, const matrix<T>&, const std::vector<double>&, const rotated<T>& R,
+          const std::function<std::string()>& desc) {
+        hp d1, b1, d2, b2;
+        dot_within(R, 0, 1, d1, b1);
+        dot_within(R, 2, 3, d2, b2);
+        const auto o = laws::shift_invariance::compare(d1, d2, b1, b2);
+        return Lr.within(k, o.diff, o.bound,
+                         "q'(m).k'(n) = " + ref::to_decimal(d1, 20) + " vs q'(m2).k'(n2) = " +
+                             ref::to_decimal(d2, 20),
+                         desc);
+      });
+}
+
+template <class T>
+law_result law_composition(const context& cx, const rope_cfg& rc, const kernel_speeds& speeds) {
+  law_run Lr(cx, "rope.composition", type_name<T>(), rc.name,
+             "rotating by a and then by b equals rotating by a + b: R(b) R(a) x = R(a + b) x",
+             "|R(b)(R(a)x) - R(a+b)x| <= 2 max(t_a) + t_b + t_{a+b} per pair (t_a of R(a)x, "
+             "carried unchanged in norm by the rotation R(b)); " + rotation_rule());
+  if (!Lr.selected()) return Lr.finish();
+  const auto L = reference_layout(rc.c);
+  const std::size_t na = std::size_t(rc.c.n_axes), d = std::size_t(rc.c.head_dim);
+  const long P = max_pos(cx);
+  auto ks = Lr.case_indices();
+  std::vector<matrix<T>> xs;
+  std::vector<std::vector<double>> pa, pb, pab;
+  for (int k : ks) {
+    auto g = Lr.rng_for(k);
+    const std::size_t n = std::size_t(g.range(1, 3));
+    xs.push_back(random_heads<T>(g, n, d));
+    std::vector<double> a(n * na), b(n * na), ab(n * na);
+    for (std::size_t i = 0; i < n * na; ++i) {
+      a[i] = coord(g, P / 2);
+      b[i] = coord(g, P / 2);
+      ab[i] = a[i] + b[i];
+    }
+    pa.push_back(a);
+    pb.push_back(b);
+    pab.push_back(ab);
+    Lr.add(rope_call(rc.c, xs.back(), a));
+  }
+  Lr.run();
+  const rope_units u = rope_law_units<T>(cx);
+  // second stage: R(b) on the returned R(a)x, and R(a+b) x
+  std::vector<std::size_t> second(ks.size(), SIZE_MAX);
+  std::vector<rotated<T>> first(ks.size());
+  for (std::size_t i = 0; i < ks.size(); ++i) {
+    if (Lr.results()[i].st != status::ok) continue;
+    first[i] = evaluate<T>(L, rc, xs[i], pa[i], Lr.results()[i].out, u, &speeds);
+    second[i] = Lr.add(rope_call(rc.c, first[i].y, pb[i]));
+    Lr.add(rope_call(rc.c, xs[i], pab[i]));
+  }
+  Lr.run();
+  for (std::size_t i = 0; i < ks.size(); ++i) {
+    auto desc = [&] {
+      return describe_rows(rc, xs[i], pa[i]) + "\nthen b = " + positions_text(pb[i], na);
+    };
+    std::vector<std::size_t> idx{i};
+    if (second[i] != SIZE_MAX) idx = {i, second[i], second[i] + 1};
+    if (!Lr.calls_ok(ks[i], idx, desc)) {
+      if (Lr.failed()) break;
+      continue;
+    }
+    auto Rb = evaluate<T>(L, rc, first[i].y, pb[i], Lr.results()[second[i]].out, u, &speeds);
+    auto Rab = evaluate<T>(L, rc, xs[i], pab[i], Lr.results()[second[i] + 1].out, u, &speeds);
+    bool ok = true;
+    for (std::size_t r = 0; r < xs[i].rows && ok; ++r)
+      for (std::size_t c0 = 0; c0 < d; ++c0) {
+        const std::size_t c1 = speeds.partner[c0];
+        hp ta = hmax(first[i].tol(r, c0), first[i].tol(r, c1));
+        for (std::size_t c : {c0}) {
+          hp tol = 2 * ta + Rb.tol(r, c) + Rab.tol(r, c);
+          ok = Lr.within(ks[i], abs(convert<hp>(Rb.y(r, c)) - convert<hp>(Rab.y(r, c))), tol,
+                         "row " + std::to_string(r) + " component " + std::to_string(c) +
+                             ": R(b)R(a)x = " + to_decimal(Rb.y(r, c)) + ", R(a+b)x = " +
+                             to_decimal(Rab.y(r, c)),
+                         desc);
+          if (!ok) break;
+        }
+        if (!ok) break;
+      }
+    if (!ok) break;
+    Lr.case_done();
+  }
+  return Lr.finish();
+}
+
+template <class T>
+law_result law_attention_translation(const context& cx, const rope_cfg& rc, const kernel_speeds& speeds) {
+  const std::string tol_rule =
+      "per output entry, sum over both runs of (e^{2D_i} - 1) e^{2D_i} sum_j p_ij |x_jc| where "
+      "D_i = max_j (dot-product error bound of rows i, j) / sqrt(d) (attention itself computed "
+      "exactly in MPFR from the returned rows, so only the rotation errors count); " + rotation_rule();
+  law_run Lr(cx, "rope.attention_translation", type_name<T>(), rc.name,
+             "RoPE self-attention (queries and keys rotated, values not) is unchanged when every "
+             "position moves by the same shift s",
+             tol_rule);
+  if (!Lr.selected()) return Lr.finish();
+  const auto L = reference_layout(rc.c);
+  const std::size_t na = std::size_t(rc.c.n_axes), d = std::size_t(rc.c.head_dim);
+  const long P = max_pos(cx);
+  auto ks = Lr.case_indices();
+  std::vector<matrix<T>> xs, x2s;
+  std::vector<std::vector<double>> ps;
+  for (int k : ks) {
+    auto g = Lr.rng_for(k);
+    const std::size_t n = std::size_t(g.range(2, 5));
+    auto x = random_matrix<T>(g, n, d, 0.3);
+    matrix<T> x2(2 * n, d);
+    std::vector<double> pos(2 * n * na);
+    std::vector<double> s(na);
+    for (auto& v : s) v = coord(g, P / 2);
+    for (std::size_t i = 0; i < n; ++i) {
+      for (std::size_t c = 0; c < d; ++c) x2(i, c) = x2(n + i, c) = x(i, c);
+      for (std::size_t a = 0; a < na; ++a) {
+        pos[i * na + a] = coord(g, P / 2);
+        pos[(n + i) * na + a] = pos[i * na + a] + s[a];
+      }
+    }
+    xs.push_back(x);
+    x2s.push_back(x2);
+    ps.push_back(pos);
+    Lr.add(rope_call(rc.c, x2, pos));
+  }
+  Lr.run();
+  const hp rs = hp(1) / sqrt(hp(double(d)));
+  auto describe_case = [&](std::size_t i) { return describe_rows(rc, x2s[i], ps[i]); };
+  const rope_units u = rope_law_units<T>(cx);
+  Lr.each_case(ks, 1, describe_case, [&](std::size_t i, const describer& desc) {
+    auto R = evaluate<T>(L, rc, x2s[i], ps[i], Lr.results()[i].out, u, &speeds);
+    const std::size_t n = xs[i].rows;
+    auto V = convert_matrix<hp>(xs[i]);
+    matrix<hp> outs[2], bounds[2];
+    for (int side = 0; side < 2; ++side) {
+      matrix<hp> S(n, n), Bd(n, n);
+      for (std::size_t a = 0; a < n; ++a)
+        for (std::size_t b = 0; b < n; ++b) {
+          hp dt, bd;
+          dot_within(R, side * n + a, side * n + b, dt, bd);
+          S(a, b) = dt * rs;
+          Bd(a, b) = bd * rs;
+        }
+      outs[side] = matrix<hp>(n, d);
+      bounds[side] = matrix<hp>(n, d);
+      for (std::size_t a = 0; a < n; ++a) {
+        hp m = S(a, 0), D = 0, z = 0;
+        for (std::size_t b = 0; b < n; ++b) {
+          m = hmax(m, S(a, b));
+          D = hmax(D, Bd(a, b));
+        }
+        std::vector<hp> p(n);
+        for (std::size_t b = 0; b < n; ++b) z += (p[b] = exp(S(a, b) - m));
+        hp e2 = exp(2 * D);
+        for (std::size_t c = 0; c < d; ++c) {
+          hp o = 0, sv = 0;
+          for (std::size_t b = 0; b < n; ++b) {
+            o += p[b] / z * V(b, c);
+            sv += p[b] / z * abs(V(b, c));
+          }
+          outs[side](a, c) = o;
+          bounds[side](a, c) = (e2 - 1) * e2 * sv;
+        }
+      }
+    }
+    bool ok = true;
+    for (std::size_t a = 0; a < n && ok; ++a)
+      for (std::size_t c = 0; c < d && ok; ++c)
+        ok = Lr.within(ks[i], abs(outs[0](a, c) - outs[1](a, c)), bounds[0](a, c) + bounds[1](a, c),
+                       "attention output (" + std::to_string(a) + ", " + std::to_string(c) +
+                           "): " + ref::to_decimal(outs[0](a, c), 20) + " vs shifted " +
+                           ref::to_decimal(outs[1](a, c), 20),
+                       desc);
+    return ok;
+  });
+  return Lr.finish();
+}
+
+/// The grid a FLUX.1 image of 1024 x 1024 pixels gives (64 x 64 patches),
+/// its text tokens at (0, 0, 0) ahead, every row against the reference. One
+/// case: the grid is fixed, only the rows are random; 4,104 rows. Run by
+/// --profile models; not when --max-position is below 63 (the grid's last
+/// row and column).
+template <class T>
+law_result law_model_grid(const context& cx0, const rope_cfg& rc) {
+  constexpr std::size_t H = 64, W = 64, text = 8;
+  context cx = cx0;  // one case: the grid is the case
+  cx.cases = 1;
+  cx.min_cases = std::min(cx0.min_cases, 1);
+  const std::size_t na = std::size_t(rc.c.n_axes), d = std::size_t(rc.c.head_dim);
+  return simple_law<T>(
+      cx, rc, "rope.flux.model_grid",
+      "the 64 x 64 grid of one FLUX.1 image at 1024 x 1024 pixels (ids (0, row, col), "
+      "row-major) with 8 text tokens at (0, 0, 0) ahead of it: every row agrees with the "
+      "reference",
+      model_rule(), nullptr,
+      [&](rng& g, int, matrix<T>& x, std::vector<double>& pos) {
+        x = random_heads<T>(g, text + H * W, d);
+        pos = grid_positions(text, H, W, na);
+      },
+      [](law_run& Lr, int k, const matrix<T>&, const std::vector<double>&, const rotated<T>& R,
+         const std::function<std::string()>& desc) { return check_rows_vs_ref(Lr, k, R, "grid row", desc); },
+      true,
+      [&](std::size_t) {  // the 4,104 rows are too large to print
+        return "config " + rc.name + "\n" + std::to_string(text) + " text tokens at (0, 0, 0), then the " +
+               std::to_string(H) + " x " + std::to_string(W) + " grid, row-major (inputs too large to "
+               "print: the replay command regenerates them from seed " + std::to_string(cx.seed) + ")";
+      });
+}
+
+template <class T>
+void laws_for(const context& cx, const rope_cfg& rc, std::vector<law_result>& out) {
+  const std::size_t na = std::size_t(rc.c.n_axes), d = std::size_t(rc.c.head_dim);
+  const long P = max_pos(cx);
+  const bool flux = na > 1;
+  const kernel_speeds speeds = measure_speeds<T>(cx, rc);  // for the rotation laws
+  const bool tempered = rope_tempered(rc);  // YaRN: R(m) is a times a rotation (rope_scaled_laws.h)
+  const rope_units units = rope_law_units<T>(cx);
+  // agreement with the reference
+  out.push_back(simple_law<T>(
+      cx, rc, "rope.reference",
+      "the rotation agrees with the high-precision (MPFR) RoPE of the requested configuration "
+      "(pairs, ladder theta^(-2k/axes_dim[a]) per axis, positions up to --max-position)",
+      pv_rope_config_version(&rc.c) == 3 ? scaled_model_rule() : model_rule(), nullptr,
+      [&](rng& g, int, matrix<T>& x, std::vector<double>& pos) {
+        const std::size_t n = std::size_t(g.range(1, 4));
+        x = random_heads<T>(g, n, d);
+        pos.resize(n * na);
+        for (auto& p : pos) p = coord(g, P);
+      },
+      [&](law_run& Lr, int k, const matrix<T>&, const std::vector<double>&, const rotated<T>& R,
+          const std::function<std::string()>& desc) {
+        return check_rows_vs_ref(Lr, k, R, "", desc);
+      },
+      /*diagnose=*/true));
+  // identity at position 0 (FLUX: text tokens have ids (0, 0, 0))
+  if (!tempered) out.push_back(simple_law<T>(
+      cx, rc, flux ? "rope.flux.text_ids_identity" : "rope.identity_at_zero",
+      flux ? "text tokens (ids (0, 0, 0)) are left unchanged" : "the rotation at position 0 is the identity",
+      "|R(0)x - x| <= (|x_c| + |x_c'|) e_rot per component, c' the component c turns into "
+      "(measured) (cos 0 and sin 0, the rotation's products and sum): " + rotation_rounding_rule(),
+      &speeds,
+      [&](rng& g, int, matrix<T>& x, std::vector<double>& pos) {
+        const std::size_t n = std::size_t(g.range(1, 4));
+        x = random_heads<T>(g, n, d);
+        pos.assign(n * na, 0.0);
+      },
+      [&](law_run& Lr, int k, const matrix<T>& x, const std::vector<double>&, const rotated<T>& R,
+          const std::function<std::string()>& desc) {
+        for (std::size_t i = 0; i < x.rows; ++i)
+          for (std::size_t c = 0; c < x.cols; ++c)
+            if (!Lr.within(k, abs(convert<hp>(R.y(i, c)) - convert<hp>(x(i, c))), R.tol(i, c),
+                           "row " + std::to_string(i) + " component " + std::to_string(c) +
+                               ": got " + to_decimal(R.y(i, c)) + ", input " + to_decimal(x(i, c)),
+                           desc))
+              return false;
+        return true;
+      }));
+  // norm preservation
+  if (!tempered) out.push_back(simple_law<T>(
+      cx, rc, "rope.norm_preservation", "the rotation preserves the norm of every head vector",
+      "| |R(m)x| - |x| | <= sqrt(sum_c e_c^2), e_c = (|x_c| + |x_c'|) e_rot, c' the component c "
+      "turns into (measured) (a rotation by any angle keeps the norm, so only cos/sin and the "
+      "rotation's own roundings count, whatever the speeds): " + rotation_rounding_rule(),
+      &speeds,
+      [&](rng& g, int, matrix<T>& x, std::vector<double>& pos) {
+        const std::size_t n = std::size_t(g.range(1, 4));
+        x = random_heads<T>(g, n, d);
+        pos.resize(n * na);
+        for (auto& p : pos) p = coord(g, P);
+      },
+      [&](law_run& Lr, int k, const matrix<T>& x, const std::vector<double>&, const rotated<T>& R,
+          const std::function<std::string()>& desc) {
+        const hp e_rot = rotation_rounding(units);
+        for (std::size_t i = 0; i < x.rows; ++i) {
+          hp n0 = 0, n1 = 0, e2 = 0;
+          for (std::size_t c = 0; c < x.cols; ++c) {
+            n0 += convert<hp>(x(i, c)) * convert<hp>(x(i, c));
+            n1 += convert<hp>(R.y(i, c)) * convert<hp>(R.y(i, c));
+            hp e = (abs(convert<hp>(x(i, c))) + abs(convert<hp>(x(i, speeds.partner[c])))) * e_rot;
+            e2 += e * e;
+          }
+          if (!Lr.within(k, abs(sqrt(n1) - sqrt(n0)), sqrt(e2),
+                         "row " + std::to_string(i) + ": |R(m)x| = " + ref::to_decimal(sqrt(n1), 20) +
+                             ", |x| = " + ref::to_decimal(sqrt(n0), 20),
+                         desc))
+            return false;
+        }
+        return true;
+      }));
+  // shift invariance of q.k (every axis shifted together)
+  out.push_back(relative_law<T>(
+      cx, rc, speeds, laws::shift_invariance::id,
+      "q'(m).k'(n) depends only on m - n: shifting both positions by s (on every axis) changes "
+      "nothing",
+      [&](rng& g, int) {
+        std::vector<double> pos(4 * na);
+        for (std::size_t a = 0; a < na; ++a) {
+          double m = coord(g, P / 2), n = coord(g, P / 2), s = coord(g, P / 2);
+          const auto p = laws::shift_invariance::positions(m, n, s);
+          for (std::size_t j = 0; j < 4; ++j) pos[j * na + a] = p[j];
+        }
+        return pos;
+      }));
+  if (!tempered) out.push_back(law_composition<T>(cx, rc, speeds));
+  out.push_back(law_attention_translation<T>(cx, rc, speeds));
+  if (!flux) return;
+  out.push_back(relative_law<T>(
+      cx, rc, speeds, "rope.flux.per_axis_shift",
+      "shifting one axis only (image, row or column, in turn) of both positions leaves q.k unchanged",
+      [&](rng& g, int k) {
+        std::vector<double> pos(4 * na);
+        const std::size_t ax = std::size_t(k) % na;
+        for (std::size_t a = 0; a < na; ++a) {
+          double m = coord(g, P / 2), n = coord(g, P / 2), s = a == ax ? coord(g, P / 2) : 0.0;
+          pos[0 * na + a] = m;
+          pos[1 * na + a] = n;
+          pos[2 * na + a] = m + s;
+          pos[3 * na + a] = n + s;
+        }
+        return pos;
+      }));
+  out.push_back(relative_law<T>(
+      cx, rc, speeds, "rope.flux.same_row_col",
+      "two patches in the same row score as the same pair moved to row 0 (columns shifted so "
+      "the smaller is 0); likewise two patches in the same column (ids (0, row, col))",
+      [&](rng& g, int k) {
+        std::vector<double> pos(4 * na, 0.0);
+        // the last two axes are rows and columns (FLUX: (image, row, col))
+        const std::size_t same = k % 2 ? na - 1 : na - 2, other = (na - 1) + (na - 2) - same;
+        double r = coord(g, P), c1 = coord(g, P), c2 = coord(g, P), lo = std::min(c1, c2);
+        pos[0 * na + same] = r;
+        pos[1 * na + same] = r;
+        pos[0 * na + other] = c1;
+        pos[1 * na + other] = c2;
+        pos[2 * na + other] = c1 - lo;
+        pos[3 * na + other] = c2 - lo;
+        return pos;
+      }));
+  out.push_back(simple_law<T>(
+      cx, rc, "rope.flux.nonsquare_grid",
+      "on an H x W grid with H != W (ids (0, row, col), row-major, 0 to 3 text tokens at "
+      "(0, 0, 0) ahead of it) every row agrees with the reference: rows drive the row axis, "
+      "columns the column axis",
+      model_rule(), nullptr,
+      [&](rng& g, int, matrix<T>& x, std::vector<double>& pos) {
+        std::size_t H = std::size_t(g.range(1, 12)), W = std::size_t(g.range(1, 12));
+        if (H == W) W = H + 1 + std::size_t(g.range(0, 3));
+        const std::size_t text = std::size_t(g.range(0, 3));  // text tokens ahead, as FLUX.1 orders them
+        x = random_heads<T>(g, text + H * W, d);
+        pos = grid_positions(text, H, W, na);
+      },
+      [&](law_run& Lr, int k, const matrix<T>&, const std::vector<double>&, const rotated<T>& R,
+          const std::function<std::string()>& desc) {
+        return check_rows_vs_ref(Lr, k, R, "grid patch", desc);
+      },
+      /*diagnose=*/true));
+  // profile `models` (the model-size cases, like attention.shapes' FLUX head):
+  // about 3 s per dtype; its rows and columns reach 63
+  if (cx.profile == "models" && P >= 63) out.push_back(law_model_grid<T>(cx, rc));
+}
+
+
+}  // namespace
+
+std::vector<law_result> rope_laws(const context& cx, json& sweep, json& diagnosis) {
+  std::vector<law_result> out;
+  sweep = json::array();
+  diagnosis = json::array();
+  for (const auto& rc : !cx.rope_configs.empty() ? cx.rope_configs
+                        : cx.scaled_defaults       ? mutation_rope_configs()
+                                                   : rope_configs()) {
+    context gcx = cx;  // one unit: the configuration's laws, sweep and diagnosis (posverify/shard.h)
+    gcx.group = cx.units->take();
+    if (!cx.units->mine(gcx.group)) continue;
+    std::size_t before = out.size();
+    laws_for<float>(gcx, rc, out);
+    if (!cx.float_only) laws_for<double>(gcx, rc, out);
+    rope_scaled_laws(gcx, rc, out);
+    bool diagnose = false, any_ran = false;
+    for (std::size_t i = before; i < out.size(); ++i) {
+      if (out[i].verdict == verdict::passed || out[i].verdict == verdict::failed) any_ran = true;
+      if (out[i].diagnose && out[i].verdict == verdict::failed) diagnose = true;
+    }
+    if (cx.only_case < 0 && any_ran && cx.wire == PV_F32) {  // 16-bit runs: the laws only
+      if (cx.only_law.empty()) {  // multi-axis: the same position on every axis
+        sweep.push(sweep_for<float>(cx, rc));
+        sweep.push(sweep_for<double>(cx, rc));
+        cx.units->sweep_units.insert(cx.units->sweep_units.end(), 2, gcx.group);
+      }
+      if (diagnose) {
+        json dg = diagnose_rope(cx, rc);
+        diagnosis.push(dg);
+        cx.units->diagnosis_units.push_back(gcx.group);
+        if (const json* m = dg.find("message"))
+          for (std::size_t i = before; i < out.size(); ++i)
+            if (out[i].verdict == verdict::failed && out[i].diagnose)
+              out[i].extra.set("diagnosis", *m);
+      }
+    }
+    cx.units->finished();
+  }
+  return out;
+}
+
+}  // namespace pv::blackbox

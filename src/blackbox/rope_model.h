@@ -1,0 +1,329 @@
+// The RoPE configurations checked, the reference layout of a configuration,
+// and the angle-rounding model that gives the tolerance of every component.
+//
+// Model of `reference` (what a correct kernel may return for the requested
+// configuration). A kernel in a type with unit roundoff u computes the speed
+// w_k = theta^(-2k/dim) of pair k in one of the ways real libraries do, each a
+// term of eps_w(k), the speed's relative error:
+//   direct   pow(theta, -2k/dim), 1/pow(theta, 2k/dim), exp(-2k/dim ln theta),
+//            an inverse-frequency table in T or in float64 rounded to T:
+//            eps_direct = (4 + ln theta) u (the exponent's rounding amplified
+//            by ln theta, plus a few roundings of pow, the reciprocal, exp/log);
+//   ladder   w_0 = 1, w_k = w_{k-1} r with r = pow(theta, -2/dim) rounded once,
+//            every product rounded in T: w_k = r^k (1 + eps_r)^k (1 + u)^k, so
+//            eps_ladder(k) = (1 + eps_r)^k (1 + u)^k - 1, eps_r = (4 + (2/dim) ln theta) u
+//            (it grows with the pair index k, about k (5 + (2/dim) ln theta) u);
+//   eps_w(k) = max(eps_direct, eps_ladder(k)).
+// The angle m w is one more rounding in T (a float32 product pos * inv_freq,
+// or a float64 angle rounded once: both within u |m w|). Then, per unit of
+// |x_a| + |x_b| (rotation_rounding below, e_rot):
+//   cos and sin within e_sc = 4u each (error_bounds.h's trig_abs_error: glibc's
+//   1 ulp, allowed 2, of a value <= 1), so x_a c~ - x_b s~ is within e_sc of
+//   x_a c - x_b s; the two products and the sum add gamma_2 (1 + e_sc);
+//   a declared storage format coarser than T rounds the input and the result
+//   once each: ((1 + u)^2 - 1)(1 + e_sc)(1 + gamma_2).
+// e_rot = e_sc + gamma_2 (1 + e_sc) (+ the storage term) = 6u + O(u^2).
+// cos/sin tables cached once are the same roundings done ahead. So each
+// rotated component is within
+//   t = (|x_a| + |x_b|) (|m| w (eps_w(k) + u_angle) + e_rot)
+// of the exact rotation: the angle error grows linearly with the position.
+//
+// Which u. The speed and the angle are rounded in the kernel's arithmetic type
+// T (u_angle = T's u); cos, sin, the rotation and storage at the law's u
+// (T's, or a coarser declared accuracy class's). A kernel declared bfloat16 or
+// float16 (16-bit storage: cos/sin tables cast to the activations' dtype)
+// still turns by float32 angles: an angle rounded to 16 bits is the
+// long-context bug (positions cast to bfloat16) these laws exist to catch.
+// Only float16-accumulation (every operation in float16) takes u_angle = the
+// class's u.
+//
+// Model of the rotation laws (composition, shift invariance, translation,
+// FLUX per-axis laws). They hold for every rotation, whatever its speeds, so
+// their tolerance uses the speeds the kernel actually turns by (measured:
+// kernel_speeds below), and only the roundings that differ between the calls
+// being compared: the angle m w' (u_angle |m| w'), cos, sin and the rotation (e_rot):
+//   t' = (|x_c| + |x_c'|) (u_angle sum_a |m_a| w'_{a,c} + e_rot), c' the partner of c.
+#pragma once
+
+#include "numerics/error_bounds.h"
+#include "posverify/impl.h"
+#include "numerics/rope.h"
+#include "numerics/rope_scaling.h"
+
+#include <string>
+#include <vector>
+
+namespace pv::blackbox {
+
+struct rope_cfg {
+  std::string name;
+  pv_rope_config c{};
+  std::string spec;  ///< as given to --rope-config (empty for the defaults)
+};
+
+/// Parses PAIRING:THETA:DIMS, e.g. "halves:500000:128" or
+/// "adjacent:10000:16,56,56"; throws std::invalid_argument naming the field.
+rope_cfg parse_rope_config(const std::string& spec);
+
+/// Named models and their --rope-config spelling (sources: docs/rope-configs.md).
+std::vector<std::pair<std::string, std::string>> rope_presets();
+/// The configuration of a named model (its name is the preset's); throws
+/// std::invalid_argument naming the value and the known names.
+rope_cfg parse_rope_preset(const std::string& name);
+
+/// The configurations checked: text RoPE in both pair conventions, a
+/// Llama-3-like long-context ladder, and FLUX.1's three axes.
+inline std::vector<rope_cfg> rope_configs() {
+  std::vector<rope_cfg> v;
+  auto text = [](int d, double theta, pv_pairing p) {
+    pv_rope_config c{};
+    c.head_dim = d;
+    c.n_axes = 1;
+    c.axes_dim[0] = d;
+    c.theta = theta;
+    c.pairing = p;
+    return c;
+  };
+  v.push_back({"text-adjacent-64", text(64, 10000, PV_PAIRS_ADJACENT), ""});
+  v.push_back({"text-halves-64", text(64, 10000, PV_PAIRS_HALVES), ""});
+  v.push_back({"text-halves-128-theta500000", text(128, 500000, PV_PAIRS_HALVES), ""});
+  pv_rope_config f{};
+  f.head_dim = 128;
+  f.n_axes = 3;
+  f.axes_dim[0] = 16;
+  f.axes_dim[1] = 56;
+  f.axes_dim[2] = 56;
+  f.theta = 10000;
+  f.pairing = PV_PAIRS_ADJACENT;
+  v.push_back({"flux-16-56-56", f, ""});
+  return v;
+}
+
+/// The scaling of a (version 3) configuration in rope_scaling.h's terms.
+inline rope_scaling scaling_of(const pv_rope_config& c) {
+  rope_scaling s;
+  s.kind = static_cast<rope_scaling_kind>(c.scaling.kind);
+  s.factor = c.scaling.factor;
+  s.low = c.scaling.low;
+  s.high = c.scaling.high;
+  s.original_length = c.scaling.original_length;
+  s.length = c.scaling.length;
+  s.attention_factor = c.scaling.attention_factor;
+  return s;
+}
+
+/// R, the components that rotate (the rest pass through: partial rotary).
+inline std::size_t rotary_dim(const pv_rope_config& c) {
+  std::size_t R = 0;
+  for (int a = 0; a < c.n_axes; ++a) R += std::size_t(c.axes_dim[a]);
+  return R;
+}
+
+/// The configurations of ABI version 3 the mutation suite adds to rope_configs(): one per
+/// scaling, partial rotary and M-RoPE (docs/rope-configs.md).
+inline std::vector<rope_cfg> scaled_rope_configs() {
+  std::vector<rope_cfg> v;
+  for (const char* spec : {"halves:10000:64:linear(4)", "adjacent:10000:64:ntk(8)",
+                           "halves:10000:64:dynamic(2,4096,16384)", "halves:10000:128:yarn(16,32,1,4096)"})
+    v.push_back(parse_rope_config(spec));
+  for (const char* name : {"llama-3.1-8b", "phi-2", "qwen2-vl"}) v.push_back(parse_rope_preset(name));
+  return v;
+}
+
+/// The mutation suite's default: rope_configs() and scaled_rope_configs().
+inline std::vector<rope_cfg> mutation_rope_configs() {
+  auto v = rope_configs();
+  for (auto& c : scaled_rope_configs()) v.push_back(c);
+  return v;
+}
+
+inline rope_layout<hp> reference_layout(const pv_rope_config& c) {
+  if (pv_rope_config_version(&c) == 3) {  // partial rotary, M-RoPE, scaled speeds: one ladder
+    std::vector<std::size_t> sections;
+    for (int a = 0; a < c.n_axes; ++a) sections.push_back(std::size_t(c.axes_dim[a]));
+    return rope_scaled_layout<hp>(std::size_t(c.head_dim), sections, convert<hp>(c.theta),
+                                  c.pairing == PV_PAIRS_ADJACENT ? pairing::adjacent : pairing::halves,
+                                  scaling_of(c));
+  }
+  std::vector<std::size_t> dims;
+  for (int a = 0; a < c.n_axes; ++a) dims.push_back(static_cast<std::size_t>(c.axes_dim[a]));
+  return rope_axes<hp>(dims, convert<hp>(c.theta),
+                       c.pairing == PV_PAIRS_ADJACENT ? pairing::adjacent : pairing::halves);
+}
+
+/// eps_direct = (4 + ln theta) u: a speed computed directly (see the file comment).
+inline hp speed_error_direct(double theta, const hp& u) {
+  return (4 + abs(log(convert<hp>(theta)))) * u;
+}
+
+/// eps_w(k) = max(eps_direct, eps_ladder(k)) for pair k of a ladder theta^(-2k/dim)
+/// (RoPE: dim an axis's components; the sinusoid: theta its base, dim = d).
+/// u: the unit roundoff of the dtype or of a declared accuracy class (law_u).
+inline hp speed_error(double theta, std::size_t k, std::size_t dim, const hp& u) {
+  const hp eps_r = (4 + 2 * abs(log(convert<hp>(theta))) / hp(double(dim))) * u;
+  const hp ladder = pow((1 + eps_r) * (1 + u), hp(double(k))) - 1;
+  const hp direct = speed_error_direct(theta, u);
+  return ladder < direct ? direct : ladder;
+}
+
+/// The unit roundoffs a RoPE or sinusoid tolerance counts in (see "Which u" in
+/// the file comment): `angle` for the speed and the angle m w, `op` for cos,
+/// sin, the rotation and storage; `stored`: a declared format coarser than T
+/// holds the input and the result.
+struct rope_units {
+  hp angle, op;
+  bool stored = false;
+};
+
+/// The same unit roundoff everywhere (a kernel working in T, nothing declared).
+inline rope_units same_units(const hp& u) { return {u, u, false}; }
+
+/// e_rot: the error of one rotated component per unit of |x_a| + |x_b|,
+/// beyond the angle's (derived in the file comment): e_sc + gamma_2 (1 + e_sc),
+/// plus ((1 + u)^2 - 1)(1 + e_sc)(1 + gamma_2) when stored in a coarser format.
+inline hp rotation_rounding(const rope_units& r) {
+  const hp u = r.op, esc = trig_abs_error_at(u), g2 = 2 * u / (1 - 2 * u);
+  hp e = esc + g2 * (1 + esc);
+  if (r.stored) e += ((1 + u) * (1 + u) - 1) * (1 + esc) * (1 + g2);
+  return e;
+}
+
+inline std::string rotation_rounding_rule() {
+  return "e_rot = e_sc + gamma_2 (1 + e_sc) with e_sc = 4u (cos and sin within 2 ulps), plus "
+         "((1 + u)^2 - 1)(1 + e_sc)(1 + gamma_2) when a declared storage format coarser than T "
+         "holds the input and the result; u the law's unit roundoff (T's or the declared class's)";
+}
+
+/// The extra relative speed error of a scaling's own arithmetic (docs/rope-configs.md,
+/// "Error model"): linear 2u (the division by s, of the speed or of the position);
+/// NTK and dynamic NTK (8 + 3 e s max(1, L/L0)) u, e = R/(R-2) (theta' = theta b^e from a
+/// base b of three roundings, carried into w_k = theta'^(-2k/R) at most once); YaRN
+/// (6 + 3s) u (w/s, the ramp's division and the blend; an error of 3u in the ramp moves
+/// the blend by up to 3u |w - w/s| <= 3 s u of the blended speed); llama3
+/// (6 + 5 s high/(high - low)) u (the wavelength 2 pi/w and L0/lambda carry ~5u into the
+/// smoothing factor, divided by high - low and multiplied by up to s in the blend).
+inline hp scaling_speed_error(const pv_rope_config& c, const hp& u) {
+  const auto& s = c.scaling;
+  const hp f = convert<hp>(s.factor), R = hp(double(rotary_dim(c)));
+  switch (s.kind) {
+    case PV_SCALE_LINEAR: return 2 * u;
+    case PV_SCALE_NTK:
+    case PV_SCALE_DYNAMIC_NTK: {
+      const hp ratio = s.original_length > 0 && s.length > s.original_length
+                           ? hp(convert<hp>(s.length) / convert<hp>(s.original_length)) : hp(1);
+      return (8 + 3 * (R / (R - 2)) * f * ratio) * u;
+    }
+    case PV_SCALE_YARN: return (6 + 3 * f) * u;
+    case PV_SCALE_LLAMA3: return (6 + 5 * f * convert<hp>(s.high) / convert<hp>(s.high - s.low)) * u;
+    default: return hp(0);
+  }
+}
+
+/// The tolerance t of a version 3 configuration (one ladder over R components, pair k in
+/// ladder order): t = a (|x_a| + |x_b|) (|m| w_k (eps_w(k) + eps_s + u_angle) + e_rot (+ 4u))
+/// with a the attention factor (YaRN; 1 otherwise; its own rounding and the product by it
+/// add 4u to e_rot, the rounding of cos, sin and the rotation), eps_w(k) at the effective theta', eps_s the
+/// scaling's (scaling_speed_error); pass-through components: 0 (they must come back
+/// bit-unchanged).
+template <class T>
+std::vector<hp> scaled_component_tolerance(const rope_layout<hp>& L, const pv_rope_config& c,
+                                           const double* pos, const T* x, const rope_units& u) {
+  std::vector<hp> t(L.head_dim, hp(0));
+  const std::size_t R = rotary_dim(c);
+  const hp theta_eff = effective_theta(scaling_of(c), convert<hp>(c.theta), R);
+  const hp eps_s = scaling_speed_error(c, u.angle), a = L.scale;
+  const hp rounding = rotation_rounding(u) + (a == 1 ? hp(0) : hp(4 * u.op));
+  for (std::size_t k = 0; k < L.pairs.size(); ++k) {
+    const auto& p = L.pairs[k];
+    hp r = abs(convert<hp>(x[p.a])) + abs(convert<hp>(x[p.b]));
+    hp dtheta = abs(convert<hp>(pos[p.axis])) * p.speed *
+                (speed_error(convert<double>(theta_eff), k, R, u.angle) + eps_s + u.angle);
+    t[p.a] = t[p.b] = a * r * (dtheta + rounding);
+  }
+  return t;
+}
+
+inline std::string scaled_model_rule() {
+  return "each rotated component within t = a (|x_a| + |x_b|) (|m| w_k (eps_w(k) + eps_s + u_angle) + "
+         "e_rot + 4u) of the exact rotation by the configuration's scaled speeds w_k (a: YaRN's attention "
+         "factor, else 1 and no 4u; eps_w(k) as for plain RoPE at the effective theta'; "
+         "eps_s the scaling's own arithmetic: linear 2u, NTK (8 + 3 e s max(1, L/L0)) u, YaRN "
+         "(6 + 3s) u, llama3 (6 + 5 s high/(high - low)) u); pass-through components exactly "
+         "unchanged (docs/rope-configs.md); " + rotation_rounding_rule();
+}
+
+/// The per-component tolerance t of one rotated row (see the file comment).
+/// Not rope_rotation_error: it takes stored speeds as exact; a user's kernel rounds w too (eps_w).
+template <class T>
+std::vector<hp> component_tolerance(const rope_layout<hp>& L, const pv_rope_config& c,
+                                    const double* pos, const T* x, const rope_units& u) {
+  if (pv_rope_config_version(&c) == 3) return scaled_component_tolerance<T>(L, c, pos, x, u);
+  std::vector<hp> t(L.head_dim, hp(0));
+  const hp e_rot = rotation_rounding(u);
+  std::vector<std::size_t> k_of_axis(L.n_axes, 0);  // rope_axes lists each axis's pairs in ladder order
+  for (const auto& p : L.pairs) {
+    const std::size_t k = k_of_axis[p.axis]++, dim = std::size_t(c.axes_dim[p.axis]);
+    hp r = abs(convert<hp>(x[p.a])) + abs(convert<hp>(x[p.b]));
+    hp dtheta = abs(convert<hp>(pos[p.axis])) * p.speed * (speed_error(c.theta, k, dim, u.angle) + u.angle);
+    t[p.a] = t[p.b] = r * (dtheta + e_rot);
+  }
+  return t;
+}
+
+/// The relative angle tolerance of pair k (of an axis of `dim` components) at
+/// position m: m w (eps_w(k) + u_angle) + e_rot.
+inline hp angle_tolerance(const pv_rope_config& c, std::size_t k, std::size_t dim, const hp& m, const hp& w,
+                          const rope_units& u) {
+  return abs(m) * w * (speed_error(c.theta, k, dim, u.angle) + u.angle) + rotation_rounding(u);
+}
+
+/// The speeds a kernel actually turns by: w[a][c] is the angle (in [0, pi])
+/// through which component c turns at position e_a (1 on axis a, 0 elsewhere),
+/// partner[c] the component it turns into (itself when it does not turn).
+struct kernel_speeds {
+  std::vector<std::vector<double>> w;
+  std::vector<std::size_t> partner;
+  bool measured = false;  ///< false: the probe failed; the requested speeds stand in
+};
+
+/// The rotation-law tolerance t' of one row (see the file comment).
+template <class T>
+std::vector<hp> rotation_tolerance(const kernel_speeds& ks, const double* pos, const T* x, const rope_units& u) {
+  const std::size_t d = ks.partner.size();
+  std::vector<hp> t(d, hp(0));
+  const hp e_rot = rotation_rounding(u);
+  for (std::size_t c = 0; c < d; ++c) {
+    hp ang = 0;
+    // the measured angle carries cos/sin roundings (a few u): add 8u to each speed
+    for (std::size_t a = 0; a < ks.w.size(); ++a)
+      ang += abs(convert<hp>(pos[a])) * (convert<hp>(ks.w[a][c]) + 8 * u.op);
+    const hp r = abs(convert<hp>(x[c])) + abs(convert<hp>(x[ks.partner[c]]));
+    t[c] = r * (u.angle * ang + e_rot);
+  }
+  return t;
+}
+
+
+inline std::string rotation_rule() {
+  return "each component within t' = (|x_c| + |x_c'|) (u_angle sum_a |m_a| w'_a,c + e_rot) of an "
+         "exact rotation by the kernel's own speeds w' (measured: the angle each component turns "
+         "through at position 1 on each axis; c' the component it turns into): a rotation law "
+         "holds for any speeds, so only the roundings of the angle m w' (u_angle |m w'|, u_angle "
+         "the unit roundoff of T: angles stay in T under a declared 16-bit storage class), cos "
+         "and sin (4u each: 2 ulps) and the rotation (gamma_2) can differ between the calls "
+         "compared: " + rotation_rounding_rule();
+}
+
+inline std::string model_rule() {
+  return "each component within t = (|x_a| + |x_b|) (|m| w (eps_w(k) + u_angle) + e_rot) of the exact "
+         "rotation; eps_w(k) = max(eps_direct, eps_ladder(k)) covers every valid way to compute "
+         "the speed of pair k: directly (pow, reciprocal, exp/log, an inverse-frequency table in "
+         "T or float64), eps_direct = (4 + ln theta) u, or by a ladder of products w_k = w_{k-1} r "
+         "in T, eps_ladder(k) = (1 + eps_r)^k (1 + u)^k - 1 with eps_r = (4 + (2/dim) ln theta) u; "
+         "the angle m w one more rounding (a product in T or a float64 angle rounded once; so the "
+         "error grows with the position m; u_angle the unit roundoff of T: a declared 16-bit "
+         "storage class keeps angles in T), cos, sin (or cached tables of them) and the "
+         "rotation: " + rotation_rounding_rule();
+}
+
+}  // namespace pv::blackbox

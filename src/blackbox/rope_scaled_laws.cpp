@@ -1,0 +1,177 @@
+// Laws of partial rotary, YaRN's temperature and dynamic NTK (see the header).
+#include "blackbox/rope_scaled_laws.h"
+
+#include "blackbox/rope_model.h"
+#include "blackbox/rope_rotated.h"
+
+#include <cmath>
+#include <cstring>
+
+namespace pv::blackbox {
+namespace {
+
+/// Random head rows (entries in [-s, s], s = 10^U(-1, 1)) and positions in [0, P] per axis.
+template <class T>
+void draw_rows(rng& g, const rope_cfg& rc, long P, std::size_t n, matrix<T>& x, std::vector<double>& pos) {
+  x = random_matrix<T>(g, n, std::size_t(rc.c.head_dim), std::pow(10.0, g.real(-1, 1)));
+  pos.resize(n * std::size_t(rc.c.n_axes));
+  for (auto& p : pos) p = double(g.uniform() < 0.3 ? g.range(0, std::min(64L, P)) : g.range(0, P));
+}
+
+/// Partial rotary: components R .. head_dim - 1 come back bit for bit.
+template <class T>
+law_result law_pass_through(const context& cx, const rope_cfg& rc) {
+  const std::size_t D = std::size_t(rc.c.head_dim), R = rotary_dim(rc.c);
+  law_run Lr(cx, "rope.partial.pass_through", type_name<T>(), rc.name,
+             "partial rotary: the components after the first R = " + std::to_string(R) + " of " +
+                 std::to_string(D) + " pass through unchanged",
+             "exact: every pass-through component bit-identical to the input (no arithmetic touches it)");
+  if (!Lr.selected()) return Lr.finish();
+  auto ks = Lr.case_indices();
+  std::vector<matrix<T>> xs;
+  std::vector<std::vector<double>> ps;
+  draw_rope_cases<T>(Lr, ks, {&rc.c}, [&](rng& g, int, matrix<T>& x, std::vector<double>& pos) {
+    draw_rows<T>(g, rc, std::max(1L, long(cx.max_position)), std::size_t(g.range(1, 4)), x, pos);
+  }, xs, ps);
+  Lr.run();
+  Lr.each_case(ks, 1, [&](std::size_t i) { return describe_rows(rc, xs[i], ps[i]); },
+               [&](std::size_t i, const describer& desc) {
+                 auto y = from_bytes<T>(Lr.results()[i].out, xs[i].rows, xs[i].cols);
+                 for (std::size_t r = 0; r < y.rows; ++r)
+                   for (std::size_t c = R; c < D; ++c)
+                     if (std::memcmp(&y(r, c), &xs[i](r, c), sizeof(T))) {
+                       Lr.fail(ks[i], "row " + std::to_string(r) + " pass-through component " + std::to_string(c) +
+                                          ": got " + to_decimal(y(r, c)) + ", input " + to_decimal(xs[i](r, c)),
+                               desc);
+                       return false;
+                     }
+                 return true;
+               });
+  return Lr.finish();
+}
+
+/// YaRN: q and k at the same position score a^2 q.k (the rotations cancel, the factor a stays).
+template <class T>
+law_result law_temperature(const context& cx, const rope_cfg& rc) {
+  const hp a = rope_temperature<hp>(scaling_of(rc.c));
+  law_run Lr(cx, "rope.yarn.temperature", type_name<T>(), rc.name,
+             "YaRN's attention temperature scales the logits: q and k rotated at the same position "
+             "score a^2 (q.k), a = 0.1 ln s + 1 = " + ref::to_decimal(a, 17),
+             "|q'.k' - a^2 q.k| <= sum_c |k'_c| t_q,c + (|q'_c| + t_q,c) t_k,c (dots exact in MPFR from "
+             "the returned rows), t the reference tolerance: " + scaled_model_rule());
+  if (!Lr.selected()) return Lr.finish();
+  const auto L = reference_layout(rc.c);
+  const std::size_t na = std::size_t(rc.c.n_axes);
+  auto ks = Lr.case_indices();
+  std::vector<matrix<T>> xs;
+  std::vector<std::vector<double>> ps;
+  draw_rope_cases<T>(Lr, ks, {&rc.c}, [&](rng& g, int, matrix<T>& x, std::vector<double>& pos) {
+    draw_rows<T>(g, rc, std::max(1L, long(cx.max_position)), 2, x, pos);
+    for (std::size_t ax = 0; ax < na; ++ax) pos[na + ax] = pos[ax];  // k at q's position
+  }, xs, ps);
+  Lr.run();
+  const rope_units u = rope_law_units<T>(cx);
+  Lr.each_case(ks, 1, [&](std::size_t i) { return describe_rows(rc, xs[i], ps[i]); },
+               [&](std::size_t i, const describer& desc) {
+                 auto y = from_bytes<T>(Lr.results()[i].out, 2, xs[i].cols);
+                 auto t0 = component_tolerance<T>(L, rc.c, ps[i].data(), xs[i].row(0), u);
+                 auto t1 = component_tolerance<T>(L, rc.c, ps[i].data() + na, xs[i].row(1), u);
+                 hp dot, bound, qk = 0;
+                 dot_within(y, 0, 1, t0.data(), t1.data(), dot, bound);
+                 for (std::size_t c = 0; c < xs[i].cols; ++c) {
+                   const bool rotated = c < rotary_dim(rc.c);  // pass-through components are not scaled
+                   qk += convert<hp>(xs[i](0, c)) * convert<hp>(xs[i](1, c)) * (rotated ? hp(a * a) : hp(1));
+                 }
+                 return Lr.within(ks[i], abs(dot - qk), bound,
+                                  "q'.k' = " + ref::to_decimal(dot, 20) + ", a^2 q.k = " + ref::to_decimal(qk, 20), desc);
+               });
+  return Lr.finish();
+}
+
+/// Dynamic NTK: the same q, k at the same positions, at the original length L0 (plain speeds)
+/// and at the configured length L; each call must follow its reference, and the figures
+/// record how much q.k at a fixed distance moves with the length (the configuration's own
+/// break of the relative-position law across lengths, not a fault of the kernel).
+template <class T>
+law_result law_length_dependence(const context& cx, const rope_cfg& rc) {
+  pv_rope_config c0 = rc.c;
+  c0.scaling.length = c0.scaling.original_length;
+  law_run Lr(cx, "rope.dynamic_ntk.length_dependence", type_name<T>(), rc.name,
+             "dynamic NTK: q'(m).k'(n) depends on the sequence length as configured (theta' from L = " +
+                 to_decimal(rc.c.scaling.length) + " vs the plain ladder at L0 = " +
+                 to_decimal(rc.c.scaling.original_length) + "); both calls follow the reference",
+             "per call |q'.k' - exact| <= sum_c |k'_c| t_q,c + (|q'_c| + t_q,c) t_k,c, t the reference "
+             "tolerance: " + scaled_model_rule());
+  if (!Lr.selected()) return Lr.finish();
+  const auto L1 = reference_layout(rc.c), L0 = reference_layout(c0);
+  const std::size_t na = std::size_t(rc.c.n_axes);
+  const long P = std::max(1L, long(std::min(cx.max_position, rc.c.scaling.original_length - 1)));
+  auto ks = Lr.case_indices();
+  std::vector<matrix<T>> xs;
+  std::vector<std::vector<double>> ps;
+  draw_rope_cases<T>(Lr, ks, {&c0, &rc.c}, [&](rng& g, int, matrix<T>& x, std::vector<double>& pos) {
+    draw_rows<T>(g, rc, P, 2, x, pos);
+  }, xs, ps);
+  Lr.run();
+  const rope_units u = rope_law_units<T>(cx);
+  hp max_change = 0;
+  std::string where;
+  Lr.each_case(ks, 2, [&](std::size_t i) { return describe_rows(rc, xs[i], ps[i]); },
+               [&](std::size_t i, const describer& desc) {
+                 hp exact[2];
+                 for (int side = 0; side < 2; ++side) {
+                   const auto& L = side ? L1 : L0;
+                   const pv_rope_config& cfg = side ? rc.c : c0;
+                   auto y = from_bytes<T>(Lr.results()[2 * i + std::size_t(side)].out, 2, xs[i].cols);
+                   auto t0 = component_tolerance<T>(L, cfg, ps[i].data(), xs[i].row(0), u);
+                   auto t1 = component_tolerance<T>(L, cfg, ps[i].data() + na, xs[i].row(1), u);
+                   auto ref = convert_matrix<hp>(xs[i]);
+                   rope_rotate(L, ps[i].data(), ref.row(0));
+                   rope_rotate(L, ps[i].data() + na, ref.row(1));
+                   exact[side] = dot(ref.row(0), ref.row(1), ref.cols);
+                   hp got, bound;
+                   dot_within(y, 0, 1, t0.data(), t1.data(), got, bound);
+                   if (!Lr.within(ks[i], abs(got - exact[side]), bound,
+                                  std::string(side ? "at L" : "at L0") + ": q'.k' = " + ref::to_decimal(got, 20) +
+                                      ", reference " + ref::to_decimal(exact[side], 20),
+                                  desc))
+                     return false;
+                 }
+                 hp n0 = 0, n1 = 0;
+                 for (std::size_t c = 0; c < xs[i].cols; ++c) {
+                   n0 += convert<hp>(xs[i](0, c)) * convert<hp>(xs[i](0, c));
+                   n1 += convert<hp>(xs[i](1, c)) * convert<hp>(xs[i](1, c));
+                 }
+                 const hp change = abs(exact[1] - exact[0]) / sqrt(n0 * n1);
+                 if (change > max_change) {
+                   max_change = change;
+                   where = "case " + std::to_string(ks[i]) + ", positions " + positions_text(ps[i], na);
+                 }
+                 return true;
+               });
+  auto r = Lr.finish();
+  json f = json::object();
+  f.set("original_length", json::number(to_decimal(rc.c.scaling.original_length)));
+  f.set("length", json::number(to_decimal(rc.c.scaling.length)));
+  f.set("max_change_of_qk_over_norms", json::number(ref::to_decimal(max_change, 6)));
+  f.set("where", json::string(where));
+  r.extra.set("length_dependence", f);
+  return r;
+}
+
+template <class T>
+void laws_of(const context& cx, const rope_cfg& rc, std::vector<law_result>& out) {
+  if (rotary_dim(rc.c) < std::size_t(rc.c.head_dim)) out.push_back(law_pass_through<T>(cx, rc));
+  if (rc.c.scaling.kind == PV_SCALE_YARN) out.push_back(law_temperature<T>(cx, rc));
+  if (rc.c.scaling.kind == PV_SCALE_DYNAMIC_NTK) out.push_back(law_length_dependence<T>(cx, rc));
+}
+
+}  // namespace
+
+void rope_scaled_laws(const context& cx, const rope_cfg& rc, std::vector<law_result>& out) {
+  if (pv_rope_config_version(&rc.c) != 3) return;
+  laws_of<float>(cx, rc, out);
+  if (!cx.float_only) laws_of<double>(cx, rc, out);
+}
+
+}  // namespace pv::blackbox

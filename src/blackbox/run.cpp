@@ -1,0 +1,71 @@
+// The run of `posverify check`: every law of the library, on every dtype it
+// supports (split out of check.cpp).
+#include "blackbox/run.h"
+
+#include "blackbox/law_run.h"
+#include "blackbox/laws.h"
+#include "sandbox/sandbox.h"
+#include "blackbox/shapes.h"
+#include "core/files.h"
+#include "core/shard.h"
+#include "core/text.h"
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+
+namespace pv::blackbox {
+
+void ensure_dir(const std::string& dir) { make_out_dir(dir, "--out"); }
+
+void run_laws(const context& cx, run_output& o) {
+  json sweep = json::array(), diagnosis = json::array();
+  if (cx.lib.has_attention)
+    for (auto& r : attention_laws(cx)) o.laws.push_back(std::move(r));
+  for (auto& r : shape_laws(cx)) o.laws.push_back(std::move(r));  // blackbox/shapes.h
+  if (cx.lib.has_rope)
+    for (auto& r : rope_laws(cx, sweep, diagnosis)) o.laws.push_back(std::move(r));
+  if (cx.lib.has_sinusoid)
+    for (auto& r : sinusoid_laws(cx)) o.laws.push_back(std::move(r));
+  for (const auto& kv : sweep.items()) o.sweep.push(kv.second);
+  for (const auto& kv : diagnosis.items()) o.diagnosis.push(kv.second);
+}
+
+run_output run_all(context& cx) {
+  run_output o;
+  o.lib = cx.lib;
+  auto plan = std::make_shared<unit_plan>(*cx.units);  // units counted afresh (posverify/shard.h)
+  plan->next = 0;
+  plan->sweep_units.clear(), plan->diagnosis_units.clear();
+  cx.units = plan;
+  auto t0 = std::chrono::steady_clock::now();
+  // the accuracy class: --accuracy, else what a version-2 plugin declares
+  if (!cx.accuracy_given) cx.accuracy = parse_accuracy(cx.lib.accuracy);
+  run_laws(cx, o);
+  if (cx.lib.abi_version >= 2)  // the 16-bit dtypes: the float32 laws in that format's accuracy
+    for (pv_dtype w : {PV_F16, PV_BF16}) {
+      context c16 = cx;
+      c16.wire = w;
+      c16.float_only = true;
+      const accuracy_class fmt = parse_accuracy(w == PV_F16 ? "float16" : "bfloat16");
+      if (c16.accuracy.u < fmt.u) c16.accuracy = fmt;
+      run_laws(c16, o);
+    }
+  o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  o.units = plan->next, o.sweep_units = plan->sweep_units, o.diagnosis_units = plan->diagnosis_units;
+  if (plan->spec.sharded())  // the laws of other shards were enumerated, not run
+    o.laws.erase(std::remove_if(o.laws.begin(), o.laws.end(), [&](const law_result& r) { return !plan->mine(r.unit); }),
+                 o.laws.end());
+  for (const auto& r : o.laws)
+    if (std::find(o.all_laws.begin(), o.all_laws.end(), r.base_id) == o.all_laws.end())
+      o.all_laws.push_back(r.base_id);
+  if (!cx.only_law.empty()) {  // leave out the laws that were not asked for
+    std::vector<law_result> kept;
+    for (auto& r : o.laws)
+      if (r.id.rfind(cx.only_law, 0) == 0) kept.push_back(std::move(r));
+    o.laws = std::move(kept);
+  }
+  return o;
+}
+
+}  // namespace pv::blackbox

@@ -1,0 +1,33 @@
+// The run of `posverify check`: every black-box law of a library, on every
+// dtype and configuration it supports, and what the run gives (its laws, the
+// RoPE position sweep, the diagnoses). The report is reports/check_report.h,
+// the baseline comparison blackbox/baseline.h.
+#pragma once
+
+#include "blackbox/law_run.h"
+#include "core/json.h"
+
+#include <string>
+#include <vector>
+
+namespace pv::blackbox {
+
+/// What one run of every law on one library gives.
+struct run_output {
+  impl_info lib;
+  std::vector<law_result> laws;
+  json sweep = json::array(), diagnosis = json::array();
+  double seconds = 0;
+  std::vector<std::string> all_laws;  ///< base ids of every law of the library
+  long units = 0;                     ///< units of the whole run (core/shard.h)
+  std::vector<long> sweep_units, diagnosis_units;  ///< the unit of each sweep and diagnosis entry
+};
+
+/// Makes the output folder (named as --out in errors).
+void ensure_dir(const std::string& dir);
+
+/// Runs every law of cx.lib on every dtype it supports.
+void run_laws(const context& cx, run_output& o);
+run_output run_all(context& cx);
+
+}  // namespace pv::blackbox

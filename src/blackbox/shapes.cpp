@@ -1,0 +1,298 @@
+#include "blackbox/shapes.h"
+
+#include "blackbox/structured_inputs.h"
+#include "laws/attention/any_order_bound.h"
+#include "laws/attention/shapes.h"
+#include "numerics/attention.h"
+#include "core/text.h"
+#include "reference/fast/fast.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace pv::blackbox {
+
+shape parse_shape(const std::string& spec) {
+  shape s;
+  std::size_t* f[4] = {&s.n_q, &s.n_k, &s.d, &s.d_v};
+  std::size_t pos = 0;
+  bool ok = true;
+  for (int i = 0; i < 4 && ok; ++i) {
+    const std::size_t end = i < 3 ? spec.find('x', pos) : spec.size();
+    const std::string part = end == std::string::npos ? "" : spec.substr(pos, end - pos);
+    ok = !part.empty() && part.size() <= 7 && part.find_first_not_of("0123456789") == std::string::npos;
+    if (ok) *f[i] = std::stoul(part);
+    ok = ok && *f[i] >= 1 && *f[i] <= (1u << 20);
+    pos = end == std::string::npos ? spec.size() : end + 1;
+  }
+  if (!ok)
+    throw std::invalid_argument("--shape: '" + text::visible(spec) +
+                                "' is not NQxNKxDxDV (four whole numbers from 1 to 2^20, e.g. 1x4096x128x128)");
+  return s;
+}
+
+std::string shape_text(const shape& s) {
+  return std::to_string(s.n_q) + "x" + std::to_string(s.n_k) + "x" + std::to_string(s.d) + "x" +
+         std::to_string(s.d_v);
+}
+
+void check_profile(const std::string& p) {
+  if (p != "quick" && p != "models")
+    throw std::invalid_argument("--profile: '" + text::visible(p) + "' is not a profile (quick, models)");
+}
+
+namespace {
+
+struct shape_case {
+  shape s;
+  structure kind;
+};
+
+/// The cases of attention.shapes: the profile's (see shapes.h) and the user's.
+std::vector<shape_case> shape_cases(const context& cx) {
+  static const std::size_t quick[][4] = {
+      {1, 1, 32, 32},    {4, 2, 64, 32},    {16, 15, 80, 48},  {17, 16, 96, 96},   {33, 17, 128, 64},
+      {1, 31, 256, 48},  {4, 32, 32, 32},   {16, 33, 64, 32},  {17, 63, 80, 48},   {33, 64, 96, 96},
+      {1, 65, 128, 64},  {4, 127, 256, 48}, {16, 128, 32, 32}, {17, 129, 64, 32},  {16, 255, 80, 48},
+      {1, 256, 96, 96},  {17, 257, 128, 64}};
+  std::vector<shape_case> out;
+  const auto& mixed = mixed_structures();
+  auto add = [&](shape s) { out.push_back({s, mixed[out.size() % mixed.size()]}); };
+  if (cx.shapes.empty() || cx.profile_given)
+    for (const auto& q : quick) add({q[0], q[1], q[2], q[3]});
+  if (cx.profile == "models" && (cx.shapes.empty() || cx.profile_given)) {
+    out.push_back({{1, 4096, 128, 128}, structure::random});  // one decoding step
+    out.push_back({{256, 2048, 96, 80}, structure::padding});
+    out.push_back({{4608, 4608, 128, 128}, structure::flux_rope});  // one FLUX.1 head
+  }
+  for (const auto& spec : cx.shapes) add(parse_shape(spec));
+  return out;
+}
+
+/// The flags that select the cases of this run (for the replay commands).
+std::string shape_flags(const context& cx) {
+  std::string f = cx.profile_given ? " --profile " + cx.profile : std::string();
+  for (const auto& s : cx.shapes) f += " --shape " + s;
+  return f;
+}
+
+std::vector<double> as_doubles(const auto& m) { return std::vector<double>(m.a.begin(), m.a.end()); }
+
+template <class T>
+struct judged_case {
+  shape_case sc;
+  att_inputs<T> in;
+  double seconds = 0;
+  long rss_kib = 0, limit_ms = 0;
+  bool own_child = false;  ///< ran in a child of its own
+};
+
+/// Shapes of at least this many multiply-adds run in a child of their own
+/// (its peak memory is theirs); the smaller ones share one.
+constexpr double kOwnChildWork = double(1 << 24);
+
+/// Runs the calls added so far (cases [first unrun, end) of cs) in one child
+/// and records each case's time and the child's peak memory.
+template <class C>
+void run_shapes(law_run& L, std::vector<C>& cs, std::size_t end) {
+  const std::size_t begin = L.results().size();
+  if (begin >= L.calls().size()) return;
+  L.run();
+  for (std::size_t i = begin; i < end && i < L.results().size(); ++i) {
+    cs[i].seconds = L.results()[i].seconds;
+    cs[i].rss_kib = sandbox::stats().last_peak_rss_kib;
+  }
+}
+
+template <class T>
+std::string describe_case(const judged_case<T>& c, std::uint64_t seed) {
+  const auto& s = c.sc.s;
+  std::string d = "shape " + shape_text(s) + " (n_q x n_k x d x d_v), inputs: " + to_string(c.sc.kind);
+  if (double(s.n_q + s.n_k) * double(s.d + s.d_v) > 20000)
+    return d + "\n(inputs too large to print: the replay command regenerates them from seed " +
+           std::to_string(seed) + ")";
+  return d + "\nq = " + to_string(c.in.q) + "\nk = " + to_string(c.in.k) + "\nv = " + to_string(c.in.v);
+}
+
+template <class T>
+law_result law_shapes(const context& cx0) {
+  namespace law = laws::attention_shapes;
+  const auto cases = shape_cases(cx0);
+  context cx = cx0;  // one case per shape
+  cx.cases = int(cases.size());
+  cx.min_cases = std::min(cx0.min_cases, int(cases.size()));
+  law_run L(cx, law::id, type_name<T>(), "", law::statement(cx.profile), law::tolerance_rule());
+  if (!L.selected()) return L.finish();
+  const value_range vr = range_of<T>(cx);
+  const double u = convert<double>(law_u<T>(cx));
+  const double mu = std::max(double(std::numeric_limits<T>::min()),
+                             cx.accuracy.accumulate ? std::ldexp(1.0, cx.accuracy.emin) : 0.0);
+  std::vector<judged_case<T>> cs;
+  const auto ks = L.case_indices();
+  for (int k : ks) {
+    if (k < 0 || std::size_t(k) >= cases.size()) continue;
+    auto g = L.rng_for(k);
+    auto& c = cs.emplace_back();
+    c.sc = cases[std::size_t(k)];
+    const auto& s = c.sc.s;
+    c.in = structured_attention<T>(g, s.n_q, s.n_k, s.d, s.d_v, c.sc.kind, vr);
+    call cl = attention_call(c.in.q, c.in.k, c.in.v);
+    c.limit_ms = call_timeout_ms(cl, cx.ro);
+    c.own_child = cl.work() >= kOwnChildWork;
+    if (c.own_child) run_shapes(L, cs, cs.size() - 1);  // the smaller ones before it
+    L.add(std::move(cl));
+    if (c.own_child) run_shapes(L, cs, cs.size());
+  }
+  run_shapes(L, cs, cs.size());
+  std::vector<int> run_ks;
+  for (int k : ks)
+    if (k >= 0 && std::size_t(k) < cases.size()) run_ks.push_back(k);
+  json rows = json::array();
+  tier_agreement total;
+  L.each_case(run_ks, 1, [&](std::size_t i) { return describe_case(cs[i], cx.seed); },
+              [&](std::size_t i, const describer& desc) {
+    auto& c = cs[i];
+    const auto& s = c.sc.s;
+    const auto q = as_doubles(c.in.q), kk = as_doubles(c.in.k), v = as_doubles(c.in.v);
+    const auto ref = reference_attention(q.data(), kk.data(), v.data(), s.n_q, s.n_k, s.d, s.d_v);
+    const auto B = laws::attention_bound::any_order_binary64(q.data(), kk.data(), v.data(), s.n_q, s.n_k, s.d, s.d_v, u, mu, vr.denorm);
+    const auto out = from_bytes<T>(L.results()[i].out, s.n_q, s.d_v);
+    // MPFR judges the first and last rows and one drawn row of the reference
+    auto g = L.rng_for(run_ks[i] + 1000000);
+    std::vector<std::size_t> sample = {0, s.n_q - 1, g.in(0, s.n_q - 1)};
+    std::sort(sample.begin(), sample.end());
+    sample.erase(std::unique(sample.begin(), sample.end()), sample.end());
+    const auto agree = mpfr_sample(ref, q.data(), kk.data(), v.data(), s.n_q, s.n_k, s.d, s.d_v, sample);
+    total.entries += agree.entries;
+    if (agree.worst_ratio >= total.worst_ratio) {
+      total.worst_ratio = agree.worst_ratio;
+      total.worst_where = "case " + std::to_string(run_ks[i]) + ", " + agree.worst_where;
+    }
+    const auto o = law::compare(out.a, ref.hi, ref.lo, ref.bound, B);
+    json row = json::object();
+    row.set("case", json::integer(run_ks[i]));
+    row.set("shape", json::string(shape_text(s)));
+    row.set("inputs", json::string(to_string(c.sc.kind)));
+    row.set("reference", json::string(ref.mpfr ? "mpfr" : "fast"));
+    char secs[32];
+    std::snprintf(secs, sizeof secs, "%.3f", c.seconds);
+    row.set("seconds", json::number(secs));
+    row.set("own_child", json::boolean(c.own_child));
+    row.set("time_limit_ms", json::integer(c.limit_ms));
+    row.set("peak_rss_kib", json::integer(c.rss_kib));
+    row.set("worst_ratio", json::number(to_decimal(std::isfinite(o.ratio) ? o.ratio : 1e300)));
+    row.set("mpfr_sample_entries", json::integer(agree.entries));
+    row.set("mpfr_sample_worst_ratio", json::number(to_decimal(agree.worst_ratio)));
+    rows.push(row);
+    if (agree.worst_ratio > 1) {
+      L.fail(run_ks[i],
+             "the fast reference and MPFR disagree beyond their bounds at " + agree.worst_where + " (ratio " +
+                 to_decimal(agree.worst_ratio) + "): a fault of posverify's reference, please report it",
+             desc);
+      return false;
+    }
+    if (!o.found) return true;  // no output entries (d_v = 0 cannot happen: d_v >= 1)
+    const std::size_t r = o.entry / s.d_v, col = o.entry % s.d_v;
+    return L.within(run_ks[i], o.diff, o.bound,
+                    "shape " + shape_text(s) + " (" + to_string(c.sc.kind) + "), entry (" + std::to_string(r) + ", " +
+                        std::to_string(col) + ") (got " + to_decimal(out.a[o.entry]) + ", reference " +
+                        ref::to_decimal(o.ref_value, 20) + ")",
+                    desc);
+  });
+  L.result_ref().extra.set("shapes", rows);
+  json ag = json::object();
+  ag.set("entries", json::integer(total.entries));
+  ag.set("worst_ratio", json::number(to_decimal(total.worst_ratio)));
+  ag.set("where", json::string(total.worst_where));
+  L.result_ref().extra.set("fast_vs_mpfr", ag);
+  law_result res = L.finish();
+  const std::string flags = shape_flags(cx);
+  for (auto* rp : {&res.replay, &res.worst_replay})
+    if (!rp->empty()) *rp += flags;
+  return res;
+}
+
+}  // namespace
+
+attention_reference reference_attention(const double* q, const double* k, const double* v, std::size_t n_q,
+                                        std::size_t n_k, std::size_t d, std::size_t d_v) {
+  attention_reference r;
+  try {
+    const auto f = fast::attention(q, k, v, n_q, n_k, d, d_v);
+    r.hi.resize(f.value.size());
+    r.lo.resize(f.value.size());
+    for (std::size_t e = 0; e < f.value.size(); ++e) {
+      r.hi[e] = f.value[e].hi;
+      r.lo[e] = f.value[e].lo;
+    }
+    r.bound = f.bound;
+    return r;
+  } catch (const std::domain_error&) {
+    // scores beyond the fast tier's range: MPFR, with the a-priori bound of
+    // its own arithmetic (u = 2^-p, no underflow in MPFR's exponent range)
+  }
+  r.mpfr = true;
+  matrix<hp> Q(n_q, d), K(n_k, d), V(n_k, d_v);
+  for (std::size_t e = 0; e < Q.a.size(); ++e) Q.a[e] = convert<hp>(q[e]);
+  for (std::size_t e = 0; e < K.a.size(); ++e) K.a[e] = convert<hp>(k[e]);
+  for (std::size_t e = 0; e < V.a.size(); ++e) V.a[e] = convert<hp>(v[e]);
+  const auto out = attention(Q, K, V);
+  r.hi.resize(out.a.size());
+  r.lo.resize(out.a.size());
+  for (std::size_t e = 0; e < out.a.size(); ++e) {
+    r.hi[e] = convert<double>(out.a[e]);
+    r.lo[e] = convert<double>(hp(out.a[e] - convert<hp>(r.hi[e])));
+  }
+  const double up = std::ldexp(1.0, -int(ref::precision_bits()));
+  r.bound = laws::attention_bound::any_order_binary64(q, k, v, n_q, n_k, d, d_v, up, 0, 0);
+  // the lo word rounds hi + lo's remainder once more
+  for (std::size_t e = 0; e < r.bound.size(); ++e) r.bound[e] += 0x1p-104 * std::abs(r.hi[e]);
+  return r;
+}
+
+tier_agreement mpfr_sample(const attention_reference& ref, const double* q, const double* k, const double* v,
+                           std::size_t n_q, std::size_t n_k, std::size_t d, std::size_t d_v,
+                           const std::vector<std::size_t>& rows) {
+  tier_agreement t;
+  if (ref.mpfr) return t;  // MPFR is the reference already
+  matrix<hp> K(n_k, d), V(n_k, d_v);
+  for (std::size_t e = 0; e < K.a.size(); ++e) K.a[e] = convert<hp>(k[e]);
+  for (std::size_t e = 0; e < V.a.size(); ++e) V.a[e] = convert<hp>(v[e]);
+  const double up = std::ldexp(1.0, -int(ref::precision_bits()));
+  for (std::size_t i : rows) {
+    if (i >= n_q) continue;
+    matrix<hp> Q(1, d);
+    for (std::size_t l = 0; l < d; ++l) Q.a[l] = convert<hp>(q[i * d + l]);
+    const auto mp = attention(Q, K, V);
+    const auto bmp = laws::attention_bound::any_order_binary64(q + i * d, k, v, 1, n_k, d, d_v, up, 0, 0);
+    for (std::size_t c = 0; c < d_v; ++c) {
+      const std::size_t e = i * d_v + c;
+      const hp diff = abs(convert<hp>(ref.hi[e]) + convert<hp>(ref.lo[e]) - mp.a[c]);
+      const double tol = ref.bound[e] + bmp[c];
+      // a NaN in the reference or its bound disagrees with MPFR (a NaN ratio
+      // would lose every comparison and read as agreement)
+      const bool nan = std::isnan(ref.hi[e]) || std::isnan(ref.lo[e]) || std::isnan(tol);
+      const double r = nan ? INFINITY
+                           : tol > 0 ? convert<double>(hp(diff / convert<hp>(tol))) : (diff > 0 ? INFINITY : 0);
+      ++t.entries;
+      if (r >= t.worst_ratio) {
+        t.worst_ratio = r;
+        t.worst_where = "entry (" + std::to_string(i) + ", " + std::to_string(c) + ")";
+      }
+    }
+  }
+  return t;
+}
+
+std::vector<law_result> shape_laws(const context& cx) {
+  std::vector<law_result> out;
+  if (!cx.lib.has_attention) return out;
+  out.push_back(law_shapes<float>(cx));
+  if (!cx.float_only) out.push_back(law_shapes<double>(cx));
+  return out;
+}
+
+}  // namespace pv::blackbox

@@ -1,0 +1,364 @@
+#include "cli/commands.h"
+
+#include "blackbox/baseline.h"
+#include "reports/check_report.h"
+#include "blackbox/run.h"
+#include "blackbox/law_run.h"
+#include "sandbox/process_adapter.h"
+#include "sandbox/sandbox.h"
+#include "blackbox/shapes.h"
+#include "laws/aliases.h"
+#include "cli/options.h"
+#include "reports/junit.h"
+#include "core/progress.h"
+#include "core/files.h"
+#include "core/results.h"
+#include "core/shard.h"
+#include "core/text.h"
+#include "reports/html.h"
+#include "mutation/mutation.h"
+#include "mutation/panel.h"
+#include "reports/mutation_report.h"
+#include "reports/panel_report.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <sys/stat.h>
+
+namespace pv::cli {
+
+// `check` drives the black-box judge through the sandbox, the mutation and
+// panel drivers, and their reports.
+using namespace pv::blackbox;
+using namespace pv::mutation;
+using namespace pv::reports;
+using namespace pv::sandbox;
+
+namespace {
+
+using pv::parse_u64;
+using pv::usage_error;
+
+/// A size in bytes: a whole number with an optional binary suffix K, M, G or
+/// T (a bare number is MiB).
+std::uint64_t parse_size(const std::string& flag, const std::string& v) {
+  std::string digits = v;
+  std::uint64_t unit = 1ull << 20;
+  if (!v.empty()) {
+    const char u = char(std::toupper(static_cast<unsigned char>(v.back())));
+    const std::string units = "KMGT";
+    if (units.find(u) != std::string::npos) {
+      unit = 1ull << (10 * (units.find(u) + 1));
+      digits.pop_back();
+    }
+  }
+  const std::uint64_t n = parse_u64(flag, digits, 0, (1ull << 50) / unit);
+  return n * unit;
+}
+
+std::string sanitize(const std::string& s) {
+  std::string o;
+  for (char c : s) o += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.') ? c : '_';
+  if (o.empty() || o[0] == '.') o = "impl" + o;
+  return o;
+}
+
+/// Everything `check` takes from its command line.
+struct check_args {
+  context cx;
+  int min_cases = -1;
+  std::string impl, out_dir = "reports", baseline, save_baseline, junit, shard;
+  bool shard_given = false;
+  bool mutation = false, panel = false, seed_set = false, cases_set = false, maxpos_set = false;
+  int seeds = 1;
+  unsigned bits = 128;
+  std::vector<std::string> libs;  ///< the libraries after --mutation / --panel
+};
+
+/// The option table of `posverify check` (one row per option).
+cli::option_table check_options(check_args& a) {
+  context& cx = a.cx;
+  auto accuracy = [&](const std::string& v) {
+    try {
+      cx.accuracy = parse_accuracy(v);
+      cx.accuracy_given = true;
+    } catch (const std::invalid_argument& e) {
+      throw usage_error(e.what());
+    }
+  };
+  auto rope_preset = [&](const std::string& v) {
+    try {
+      cx.rope_configs.push_back(parse_rope_preset(v));
+    } catch (const std::invalid_argument& e) {
+      throw usage_error(e.what());
+    }
+  };
+  auto rope_config = [&](const std::string& v) {
+    try {
+      cx.rope_configs.push_back(parse_rope_config(v));
+    } catch (const std::invalid_argument& e) {
+      throw usage_error(e.what());
+    }
+  };
+  return {
+      {"--impl", "LIB.so", "the implementation to check: a shared library, or python:MODULE:OBJECT (a Python "
+       "implementation, python/posverify/, served by a process over docs/protocol.md)",
+       [&](const std::string& v) { a.impl = v; }},
+      {"--impl-cmd", "\"CMD ARGS\"", "a server in any language speaking docs/protocol.md",
+       [&](const std::string& v) { set_process_option("--impl-cmd", v, a.impl); }},
+      {"--python", "PATH", "the Python of python:MODULE:OBJECT (default $POSVERIFY_PYTHON, else /usr/bin/python3)",
+       [&](const std::string& v) { set_process_option("--python", v, a.impl); }},
+      {"--python-path", "DIR", "prepended to the Python server's PYTHONPATH",
+       [&](const std::string& v) { set_process_option("--python-path", v, a.impl); }},
+      {"--device", "DEV", "the device the Python server puts tensors on (e.g. cuda:0; default cpu)",
+       [&](const std::string& v) { set_process_option("--device", v, a.impl); }},
+      {"--out", "DIR", "where the reports go (default reports/)", [&](const std::string& v) { a.out_dir = v; }},
+      {"--cases", "N", "random cases per law (default 100)",
+       [&](const std::string& v) { cx.cases = int(cases_option.parse(v)), a.cases_set = true; }},
+      {"--seed", "S", "seed of the run (default 1)",
+       [&](const std::string& v) { cx.seed = seed_option.parse(v), a.seed_set = true; }},
+      {"--max-position", "P", "largest position the model uses (default 8192)",
+       [&](const std::string& v) { cx.max_position = double(max_position_option.parse(v)), a.maxpos_set = true; }},
+      {"--timeout-ms", "MS", "time limit of one call (default 2000)",
+       [&](const std::string& v) { cx.ro.timeout_ms = int(parse_u64("--timeout-ms", v, 10, 3600000)); }},
+      {"--memory-limit", "SIZE",
+       "how much memory the library's process may allocate, e.g. 4G, 512M (a bare number is MiB; "
+       "default 4G; 0: no limit; see docs/reliability.md for GPU libraries)",
+       [&](const std::string& v) { cx.ro.memory_limit = parse_size("--memory-limit", v); }},
+      {"--min-cases", "N",
+       "a law with fewer evaluated cases than N (the library declined the rest) is insufficient, "
+       "exit 1 (default: a quarter of --cases)",
+       [&](const std::string& v) { a.min_cases = int(parse_u64("--min-cases", v, 1, 1000000)); }},
+      {"--precision-bits", "B", "reference precision (default 128, range [64, 4096])",
+       [&](const std::string& v) { a.bits = unsigned(cli::precision_bits_option.parse(v)); }},
+      {"--baseline", "OLD.json", "compare with an earlier report: exit 1 on a regression",
+       [&](const std::string& v) { a.baseline = v; }},
+      {"--save-baseline", "F", "write this run's report to F as a baseline",
+       [&](const std::string& v) { a.save_baseline = v; }},
+      {"--rope-config", "SPEC",
+       "RoPE configuration to check, PAIRING:THETA:DIMS, e.g. halves:500000:128 or "
+       "adjacent:10000:16,56,56 (repeatable; default: text 64/128 in both conventions and FLUX.1); "
+       ":MODIFIERS adds partial(R), mrope(T,H,W), linear(S), ntk(S), dynamic(S,L0,L), "
+       "yarn(S,BF,BS,L0) or llama3(S,LOW,HIGH,L0), joined by + (docs/rope-configs.md)",
+       rope_config},
+      {"--rope-preset", "NAME",
+       "a model's RoPE: llama-3.1-8b, qwen2-vl, flux.1, phi-2, gpt-neox-20b (repeatable, with "
+       "--rope-config)",
+       rope_preset},
+      {"--accuracy", "CLASS",
+       "the kernel's arithmetic is coarser than its interface: float16 or bfloat16 (inputs stored "
+       "in that format, float32 accumulation) or float16-accumulation; the laws use that format's "
+       "unit roundoff (docs/check.md)",
+       accuracy},
+      {"--profile", "NAME",
+       "the shapes of attention.shapes: quick (default; 17 shapes on the tile boundaries of n_k, head dims "
+       "32-256, d != d_v, n_q = 1, random and structured inputs) or models (quick plus a decoding step "
+       "1x4096, 256x2048 and one FLUX.1 head of 4608 tokens with its 3-axis RoPE per dtype); docs/check.md",
+       [&](const std::string& v) {
+         try {
+           check_profile(v);
+         } catch (const std::invalid_argument& e) {
+           throw usage_error(e.what());
+         }
+         cx.profile = v, cx.profile_given = true;
+       }},
+      {"--shape", "NQxNKxDxDV",
+       "an attention shape of your own for attention.shapes, e.g. 1x4096x128x128 (repeatable; runs in "
+       "place of the profile's shapes unless --profile is given)",
+       [&](const std::string& v) {
+         try {
+           parse_shape(v);
+         } catch (const std::invalid_argument& e) {
+           throw usage_error(e.what());
+         }
+         cx.shapes.push_back(v);
+       }},
+      {"--law", "ID", "run only the laws whose id starts with ID (a former id of a law names the law today)",
+       [&](const std::string& v) { cx.only_law = laws::current_id(v); }},
+      {"--case", "K", "run only case K (with --law: replays a failure)",
+       [&](const std::string& v) { cx.only_case = int(parse_u64("--case", v, 0, 1000000)); }},
+      {"--mutation", "",
+       "every LIB given is a deliberately wrong plugin; write mutation.md/.json; exit 1 if one "
+       "survives every law",
+       [&](const std::string&) { a.mutation = true; }},
+      {"--panel", "", "every LIB given is a correct member of the panel; write panel.md/.json",
+       [&](const std::string&) { a.panel = true; }},
+      {"--seeds", "N", "seeds per panel member (default 1)",
+       [&](const std::string& v) { a.seeds = int(parse_u64("--seeds", v, 1, 10000)); }},
+      {"--shard", "K/N",
+       "run shard K of N (K from 1; default $GTEST_SHARD_INDEX + 1 of $GTEST_TOTAL_SHARDS): the "
+       "laws split into N parts, joined by posverify merge (docs/scaling.md)",
+       [&](const std::string& v) { a.shard = v, a.shard_given = true; }},
+      {"--junit", "FILE", "also write the result as JUnit XML (one test case per law, dtype and configuration)",
+       [&](const std::string& v) { a.junit = v; }},
+  };
+}
+
+}  // namespace
+
+std::string check_usage() {
+  check_args scratch;
+  return "usage: posverify check --impl LIB.so [options]\n"
+         "       posverify check --mutation LIB.so... [options]\n"
+         "\n"
+         "Runs the laws of attention, RoPE and the sinusoid on the implementation in LIB.so\n"
+         "(a shared library exporting posverify_impl(), see posverify/impl.h), in a child\n"
+         "process, on every dtype it supports; writes <name>.md, <name>.json and <name>.html.\n"
+         "\n" +
+         cli::options_help(check_options(scratch)) +
+         "\n"
+         "exit codes: 0 every law holds; 1 a law fails, is insufficient or regressed; 2\n"
+         "bad usage, an unknown --law, or a library that cannot be loaded (wrong ABI\n"
+         "version, missing symbol, ...).\n";
+}
+
+namespace {
+
+int run(const std::vector<std::string>& args) {
+  check_args a;
+  install_signal_handlers();  // SIGINT/SIGTERM: kill the plugin's process group first
+  cli::parse_options("check", check_options(a), args, &a.libs);
+  if (!a.libs.empty() && !(a.mutation || a.panel)) throw usage_error("check: unknown option '" + a.libs[0] + "'");
+  context& cx = a.cx;
+  const int min_cases = a.min_cases;
+  const std::string &impl = a.impl, &out_dir = a.out_dir, &baseline = a.baseline, &save_baseline = a.save_baseline;
+  const bool mutation = a.mutation, panel = a.panel, seed_set = a.seed_set, cases_set = a.cases_set,
+             maxpos_set = a.maxpos_set;
+  const int seeds = a.seeds;
+  const unsigned bits = a.bits;
+  std::vector<std::string>& libs = a.libs;
+  ref::set_precision_bits(bits);
+  cx.min_cases = min_cases >= 0 ? min_cases : std::max(1, cx.cases / 4);
+  try {  // --shard, else GoogleTest's variables (for one --impl only)
+    if (a.shard_given || !(mutation || panel)) cx.units->spec = shard::resolve(a.shard, a.shard_given);
+  } catch (const std::invalid_argument& e) {
+    throw usage_error(e.what());
+  }
+  if (cx.units->spec.sharded() && (mutation || panel || !baseline.empty() || !save_baseline.empty()))
+    throw usage_error("--shard " + cx.units->spec.text() + " (or GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS): not with " +
+                      (mutation ? "--mutation" : panel ? "--panel" : !baseline.empty() ? "--baseline" : "--save-baseline") +
+                      "; shard one --impl run, join the shards with posverify merge");
+  if (mutation) {
+    if (!impl.empty()) libs.insert(libs.begin(), impl);
+    if (libs.empty()) throw usage_error("--mutation needs at least one library");
+    cx.scaled_defaults = true;  // without --rope-config: the scaled configurations too
+    const json m = run_mutation(cx, libs);
+    write_mutation_report(m, out_dir);
+    return all_caught(m) ? 0 : 1;
+  }
+  if (panel) {
+    if (!impl.empty()) libs.insert(libs.begin(), impl);
+    if (libs.empty()) throw usage_error("--panel needs at least one library");
+    json p;
+    try {
+      p = run_panel(cx, libs, seeds,
+                    maxpos_set ? std::vector<double>{cx.max_position} : std::vector<double>{8192, 131072});
+    } catch (const load_error& e) {
+      std::cerr << "posverify: " << e.what() << "\n";
+      return 2;
+    }
+    write_panel_report(p, out_dir);
+    return no_false_alarm(p) ? 0 : 1;
+  }
+  if (impl.empty()) throw usage_error("check: --impl LIB.so is required (or --impl python:MODULE:OBJECT, or --impl-cmd)");
+  struct baseline base;
+  if (!baseline.empty()) {  // checked in full before anything runs
+    base = load_baseline(baseline);
+    // compare like with like: take the baseline's seed, cases and range unless given
+    if (base.seed && !seed_set) cx.seed = *base.seed;
+    if (base.cases && !cases_set) cx.cases = int(*base.cases);
+    if (base.max_position && !maxpos_set) cx.max_position = double(*base.max_position);
+    if (min_cases < 0) cx.min_cases = std::max(1, cx.cases / 4);
+  }
+  ensure_dir(out_dir);
+  html::bundle();  // <name>.html needs the chart libraries: fail before the run, not after
+  try {
+    cx.lib = probe_library(impl, cx.ro);
+  } catch (const load_error& e) {
+    std::cerr << "posverify: " << e.what() << "\n";
+    return 2;
+  }
+  std::cout << "checking " << cx.lib.name << " (" << text::visible(impl) << "), seed " << cx.seed << ", " << cx.cases
+            << " cases per law, positions up to " << to_decimal(cx.max_position)
+            << (cx.units->spec.sharded() ? ", shard " + cx.units->spec.text() : std::string()) << "\n";
+  std::unique_ptr<progress> bar;
+  if (::isatty(STDERR_FILENO) == 1) {  // the total: every unit enumerated, none run
+    context count = cx;
+    count.units = std::make_shared<unit_plan>(*cx.units);
+    count.units->count_only = true;
+    const long all = run_all(count).units, s = cx.units->spec.total, k = cx.units->spec.index;
+    bar = std::make_unique<progress>("check " + cx.lib.name, "laws and RoPE configurations", (all - k + s - 1) / s);
+    cx.units->done = [&bar] { bar->step(); };
+  }
+  auto o = run_all(cx);
+  if (bar) bar->finish();
+  if (!cx.only_law.empty() && o.laws.empty() && !cx.units->spec.sharded()) {  // a shard: another may have it
+    std::string known;
+    for (const auto& id : o.all_laws) known += "\n  " + id;
+    throw usage_error("--law: no law of " + cx.lib.name + " has an id starting with '" + text::visible(cx.only_law) +
+                      "' (ids are LAW[dtype] or LAW[config/dtype]; --law takes a prefix). Its laws:" +
+                      (known.empty() ? std::string(" none") : known));
+  }
+  print_laws(o);
+  json regs = json::array();
+  if (!baseline.empty()) regs = compare(base, o.laws);
+  const std::string name = sanitize(cx.lib.name);
+  json j = report_json(cx, o, regs);
+  std::vector<std::pair<std::string, std::string>> files = {
+      {out_dir + "/" + name + ".json", j.dump()}, {out_dir + "/" + name + ".md", report_md(cx, o, regs, baseline)}};
+  files.emplace_back(out_dir + "/" + name + ".html", html::check_page(j, name + ".json"));
+  if (!save_baseline.empty()) files.emplace_back(save_baseline, j.dump());
+  if (!a.junit.empty()) files.emplace_back(a.junit, junit::of_report(j));
+  write_files_atomic(files);
+  bool ok = true, any = false;
+  for (const auto& r : o.laws) {
+    if (fails_the_run(r.verdict)) ok = false;
+    if (r.verdict == verdict::passed || fails_the_run(r.verdict)) any = true;
+  }
+  for (const auto& kv : o.sweep.items()) {
+    const json& sw = kv.second;
+    const json* b = sw.find("first_position_beyond_max_position_tolerance");
+    if (!b || sw.find("status")) continue;
+    std::cout << "  sweep " << sw.find("config")->as_string() << "/" << sw.find("dtype")->as_string() << ": "
+              << (b->is_null() ? std::string("the error stays within the tolerance accepted at --max-position up to 2^20 + 1")
+                               : "the error passes the tolerance accepted at --max-position from position " + number_text(*b))
+              << "\n";
+  }
+  for (const auto& kv : regs.items()) std::cout << "  REGRESSION  " << kv.second.as_string() << "\n";
+  std::cout << "wrote " << out_dir << "/" << name << ".md, .json and .html" << (a.junit.empty() ? "" : " and " + a.junit);
+  if (!save_baseline.empty()) std::cout << "; baseline " << save_baseline;
+  char secs[32];
+  std::snprintf(secs, sizeof secs, "%.1f", o.seconds);
+  std::cout << " (" << secs << " s, "
+            << stats().children << " child processes, " << stats().calls << " calls)\n";
+  if (!any && cx.only_law.empty() && !cx.units->spec.sharded()) {
+    std::cout << "no law could be run: the library provides no function, or declines every dtype\n";
+    return 1;
+  }
+  return ok && regs.size() == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+int cmd_check(const std::vector<std::string>& args) {
+  for (const auto& a : args)
+    if (a == "--help" || a == "-h") {
+      std::cout << check_usage();
+      return 0;
+    }
+  try {
+    return run(args);
+  } catch (const usage_error& e) {
+    std::cerr << "posverify: " << e.what() << "\n\n" << check_usage();
+    return 2;
+  }
+}
+
+}  // namespace pv::cli

@@ -1,0 +1,168 @@
+// The a-priori bound B of one attention output entry against the exact value
+// of its inputs, valid for any order of the sums over keys: the tolerance the
+// black-box attention laws build on, since a user's kernel may sum
+// recursively, pairwise, in blocks or online, and we cannot know which.
+//   B_ic = [(e^{2D_i} - 1) + gamma_{4n+4} e^{2D_i}] sum_j p_ij |v_jc| + n mu |v|_max,c
+//   D_i  = max_j [gamma_{d+3} sum_l |q_il k_jl| / sqrt(d) + u |s_ij - max_j s_ij| + 2u]
+// D bounds the error of a computed score after the max-subtraction and exp,
+// each rounding at most one ulp (Higham 3.5 for the dot products); a relative
+// score error D changes each weight by at most a factor e^{+-D}, the
+// normalised weights by e^{+-2D}; the sums over keys -- recursive, pairwise,
+// blocked or online with one rescaling per key -- cost at most gamma_{4n+4};
+// mu is the smallest normal number, the absolute error of an exponential that
+// underflows.
+//
+// Each law says how it uses B in its own header: attention.permutation_
+// equivariance and attention.key_value_permutation 2 B (two outputs, each
+// within B of the same exact value), attention.score_shift the sum of the two
+// calls' B, attention.convex_hull B, attention.reference errors in units of B,
+// attention.shapes B evaluated in binary64 (any_order_binary64).
+#pragma once
+
+#include "numerics/matrix.h"
+#include "numerics/scalar.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace pv::laws::attention_bound {
+
+/// gamma_n = n u / (1 - n u) at the unit roundoff u (infinite when n u >= 1).
+inline hp gamma_at(long n, const hp& u) {
+  const hp nu = hp(static_cast<double>(n)) * u;
+  return nu < 1 ? hp(nu / (1 - nu)) : hp(std::numeric_limits<double>::infinity());
+}
+
+/// B of every output entry of softmax(Q K^T / sqrt(d)) V, in hp: u the unit
+/// roundoff of the arithmetic judged, mu the absolute error of an exp that
+/// underflows (the smallest normal of the format it accumulates in).
+template <class T>
+matrix<hp> any_order(const matrix<T>& Q, const matrix<T>& K, const matrix<T>& V, const hp& u, const hp& mu) {
+  const std::size_t n = K.rows, d = Q.cols;
+  const hp gd = gamma_at(long(d) + 3, u), gn = gamma_at(4 * long(n) + 4, u);
+  const hp rs = hp(1) / sqrt(hp(static_cast<double>(d)));
+  matrix<hp> B(Q.rows, V.cols);
+  for (std::size_t i = 0; i < Q.rows; ++i) {
+    std::vector<hp> s(n), a(n);
+    for (std::size_t j = 0; j < n; ++j) {
+      hp dot = 0, ab = 0;
+      for (std::size_t l = 0; l < d; ++l) {
+        hp t = convert<hp>(Q(i, l)) * convert<hp>(K(j, l));
+        dot += t;
+        ab += abs(t);
+      }
+      s[j] = dot * rs;
+      a[j] = ab * rs;
+    }
+    hp m = *std::max_element(s.begin(), s.end());
+    hp D = 0, z = 0;
+    std::vector<hp> p(n);
+    for (std::size_t j = 0; j < n; ++j) {
+      const hp Dj = gd * a[j] + u * abs(s[j] - m) + 2 * u;
+      if (D < Dj) D = Dj;
+      p[j] = exp(s[j] - m);
+      z += p[j];
+    }
+    hp e2 = exp(2 * D);
+    for (std::size_t c = 0; c < V.cols; ++c) {
+      hp S = 0, vmax = 0;
+      for (std::size_t j = 0; j < n; ++j) {
+        S += p[j] / z * abs(convert<hp>(V(j, c)));
+        const hp av = abs(convert<hp>(V(j, c)));
+        if (vmax < av) vmax = av;
+      }
+      B(i, c) = ((e2 - 1) + gn * e2) * S + hp(static_cast<double>(n)) * mu * vmax;
+    }
+  }
+  return B;
+}
+
+/// B in words (the black-box laws quote it in their tolerance).
+inline std::string any_order_rule() {
+  return "B = [(e^{2D} - 1) + gamma_{4n+4} e^{2D}] sum_j p_j |v_jc| + n mu max_j |v_jc|, "
+         "D = max_j [gamma_{d+3} sum_l |q_l k_jl| / sqrt(d) + u |s_j - max s| + 2u] "
+         "(a-priori bound of one output entry against the exact value: score dot products "
+         "gamma_{d+3}, max-subtraction and exp one ulp each, sums over keys in any order "
+         "or streamed with one rescaling per key gamma_{4n+4}, mu = smallest normal for "
+         "underflowing exponentials)";
+}
+
+namespace detail {
+
+inline double gamma_d(double n, double u) { return n * u < 1 ? n * u / (1 - n * u) : INFINITY; }
+
+/// Runs body(i) for i in [0, n) on every core.
+template <class F>
+void parallel_rows(std::size_t n, F body) {
+  const unsigned t = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(), unsigned(n)));
+  if (t <= 1 || n < 64) {
+    for (std::size_t i = 0; i < n; ++i) body(i);
+    return;
+  }
+  std::vector<std::thread> pool;
+  for (unsigned w = 0; w < t; ++w)
+    pool.emplace_back([&, w] {
+      for (std::size_t i = w; i < n; i += t) body(i);
+    });
+  for (auto& th : pool) th.join();
+}
+
+}  // namespace detail
+
+/// B of every entry (row-major n_q x d_v) evaluated in binary64 and made an
+/// upper bound of its exact value (its own rounding counted), for the sizes
+/// where hp would take minutes. u: the unit roundoff of the arithmetic
+/// judged; mu: the absolute error of an exp that underflows (smallest
+/// normal); eta: the spacing of the subnormals (the absolute error of any
+/// operation whose result underflows; 0 for MPFR), which adds (d + 3) eta to
+/// D and (4n + 4) eta to B.
+inline std::vector<double> any_order_binary64(const double* q, const double* k, const double* v,
+                                              std::size_t n_q, std::size_t n_k, std::size_t d,
+                                              std::size_t d_v, double u, double mu, double eta) {
+  using detail::gamma_d;
+  std::vector<double> B(n_q * d_v, 0.0);
+  const double u53 = 0x1p-53, sc = 1 / std::sqrt(double(d));
+  const double gd = gamma_d(double(d + 3), u), gn = gamma_d(double(4 * n_k + 4), u);
+  // the binary64 evaluation: scores within gamma_{d+3}(u53) sum|q k| / sqrt(d)
+  // (+ u53 |s - max| for the subtraction), so each weight within e^{2 D53};
+  // exp, the sums and the quotient within (1 + gamma_{n+8}(u53))
+  const double own = (1 + gamma_d(double(n_k + 8), u53)) * (1 + 0x1p-40);
+  std::vector<double> vmax(d_v, 0.0);
+  for (std::size_t j = 0; j < n_k; ++j)
+    for (std::size_t c = 0; c < d_v; ++c) vmax[c] = std::max(vmax[c], std::abs(v[j * d_v + c]));
+  detail::parallel_rows(n_q, [&](std::size_t i) {
+    std::vector<double> s(n_k), a(n_k);
+    for (std::size_t j = 0; j < n_k; ++j) {
+      double dot = 0, ab = 0;
+      for (std::size_t l = 0; l < d; ++l) {
+        const double p = q[i * d + l] * k[j * d + l];
+        dot += p;
+        ab += std::abs(p);
+      }
+      s[j] = dot * sc;
+      a[j] = ab * sc;
+    }
+    const double m = *std::max_element(s.begin(), s.end());
+    double D = 0, D53 = 0, z = 0;
+    for (std::size_t j = 0; j < n_k; ++j) {
+      D = std::max(D, gd * a[j] + u * std::abs(s[j] - m) + 2 * u + double(d + 3) * eta);
+      D53 = std::max(D53, gamma_d(double(d + 3), u53) * a[j] + u53 * std::abs(s[j] - m));
+      s[j] = std::exp(s[j] - m);
+      z += s[j];
+    }
+    const double rel = (std::expm1(2 * D) + gn * std::exp(2 * D)) * std::exp(2 * D53) * own;
+    for (std::size_t c = 0; c < d_v; ++c) {
+      double num = 0;
+      for (std::size_t j = 0; j < n_k; ++j) num += s[j] * std::abs(v[j * d_v + c]);
+      const double b = rel * (num / z) + double(n_k) * mu * vmax[c] * (1 + 0x1p-40) + double(4 * n_k + 4) * eta;
+      B[i * d_v + c] = std::isnan(b) ? INFINITY : b;
+    }
+  });
+  return B;
+}
+
+}  // namespace pv::laws::attention_bound

@@ -1,0 +1,26 @@
+// The panel of correct implementations (`posverify check --panel`,
+// plugins/panel/, docs/check.md): every law must pass on every member, at
+// every seed and every position range; the record gives each law's worst
+// error/tolerance ratio across the panel (how close to a false alarm the
+// rules run; the target is at most 0.5).
+#pragma once
+
+#include "blackbox/law_run.h"
+#include "core/json.h"
+
+#include <string>
+#include <vector>
+
+namespace pv::mutation {
+
+/// Runs every law of each member of `libs` (LIB.so, or LIB.so@CLASS for a
+/// member declaring an accuracy class) at `seeds` seeds from cx.seed and at
+/// each of `max_positions`; a line per member on stdout. Throws load_error
+/// for a member that cannot be loaded, usage_error for a bad @CLASS.
+json run_panel(blackbox::context& cx, const std::vector<std::string>& libs, int seeds,
+               const std::vector<double>& max_positions);
+
+/// No law failed on any member.
+bool no_false_alarm(const json& panel);
+
+}  // namespace pv::mutation

@@ -1,0 +1,38 @@
+// flux.text_identity (CLAIMS.md "flux.text-identity"): FLUX.1 gives text
+// tokens the position (0, 0, 0), and RoPE at position zero turns every pair by
+// angle 0: text tokens are not rotated at all, so their dot products with one
+// another are the plain ones.
+#include "properties/flux/flux_case.h"
+
+namespace {
+
+using namespace pv;
+
+template <class T>
+void check_type(const gen::flux_spec& f, const matrix<double>& X0) {
+  const auto L = gen::layout<T>(f);
+  const auto X = convert_matrix<T>(X0);
+  const auto R = rope_apply(L, X, std::vector<std::vector<double>>(X.rows, {0.0, 0.0, 0.0}));
+  for (std::size_t i = 0; i < X.a.size(); ++i)
+    if (!(R.a[i] == X.a[i]))
+      prop::fail("text token component " + std::to_string(i) + " [" + type_name<T>() +
+                 "] changed at position (0, 0, 0): " + to_decimal(X.a[i]) + " -> " +
+                 to_decimal(R.a[i]));
+}
+
+}  // namespace
+
+PV_PROPERTY("flux.text_identity",
+            "multi-axis RoPE at position (0, 0, 0), FLUX.1's text-token position, leaves every "
+            "vector unchanged (FLUX.1's [16, 56, 56] or reduced layouts, either pairing)",
+            "exact equality in every type: the angle 0 * w is exactly 0, sin 0 = 0 and "
+            "cos 0 = 1 exactly (glibc and MPFR), and x * 1 - y * 0 = x, x * 0 + y * 1 = y "
+            "exactly; no rounding bound is needed",
+            [] {
+              const auto f = *gen::flux_config();
+              const std::size_t d = f.axes_dim[0] + f.axes_dim[1] + f.axes_dim[2];
+              const auto X = *gen::tokens({1, 4, d, d, true, true});
+              check_type<hp>(f, X);
+              check_type<double>(f, X);
+              check_type<float>(f, X);
+            });

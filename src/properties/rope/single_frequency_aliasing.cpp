@@ -1,0 +1,58 @@
+// rope.single_frequency_aliasing (CLAIMS.md, core laws; problem 4c): with one
+// speed w = 2 pi p / q, a distance D and a distance D + q turn by angles that
+// differ by 2 pi p, a whole number of turns, so the two dot products coincide.
+#include "properties/property.h"
+
+namespace {
+
+using namespace pv;
+
+template <class T>
+void check_type(pairing pr, std::size_t pairs, long p, long q, const matrix<double>& QK,
+                double m, double n, double m2, double n2) {
+  const T w = T(2) * pi<T>() * T(p) / T(q);
+  const auto L = rope_with_speeds<T>(std::vector<T>(pairs, w), pr);
+  const auto X = convert_matrix<T>(QK);
+  const T a = rope_dot(L, X.row(0), &m, X.row(1), &n);    // distance D = m - n
+  const T b = rope_dot(L, X.row(0), &m2, X.row(1), &n2);  // distance D + q
+  // The exact dot is f(D w) with |f'| <= |q| |k|, and (D + q) w = D w + 2 pi p
+  // + delta, so the exact values differ by at most |q| |k| |delta|.
+  hp qq = 0, kk = 0;
+  for (std::size_t j = 0; j < L.head_dim; ++j) {
+    qq += convert<hp>(X(0, j)) * convert<hp>(X(0, j));
+    kk += convert<hp>(X(1, j)) * convert<hp>(X(1, j));
+  }
+  const hp bound = rope_dot_error_bound(L, X.row(0), &m, X.row(1), &n) +
+                   rope_dot_error_bound(L, X.row(0), &m2, X.row(1), &n2) +
+                   sqrt(qq * kk) * speed_period_defect(w, p, q);
+  prop::expect_close<T>("dot at distance D vs D + q (w = 2 pi " + std::to_string(p) + "/" +
+                            std::to_string(q) + ")",
+                        a, b, bound);
+}
+
+}  // namespace
+
+PV_PROPERTY("rope.single_frequency_aliasing",
+            "with one speed w = 2 pi p / q (every pair turning at w), positions at distance D and "
+            "positions at distance D + q give the same rotated dot product: one frequency cannot "
+            "tell distances q apart (a 360-degree wrap)",
+            "each side within rope_dot_error_bound (angle rounding u |m| w + 2 ulps of sin/cos, "
+            "gamma_2 rotation, gamma_d dot product), plus |q| |k| delta for the stored speed's "
+            "period defect delta = |q w~ - 2 pi p| (evaluated exactly in hp for float/double; "
+            "bounded by 2 gamma_4 2 pi p for hp): in hp the law holds to the reference precision, "
+            "in float/double the tolerance grows with |m| as the angle rounding does",
+            [] {
+              const long q = *pv::gen::uniform(1, 65);
+              const long p = *pv::gen::uniform(1L, 2 * q + 1);
+              const auto pairs = *pv::gen::uniform<std::size_t>(1, 5);
+              const auto pr = *rc::gen::element(pairing::adjacent, pairing::halves);
+              const auto QK = *gen::tokens({2, 2, 2 * pairs, 2 * pairs, true, false});
+              const auto n = *gen::position_int();
+              const auto D = *gen::shift_int();
+              const auto n2 = *gen::position_int();
+              RC_TAG(std::abs(D) >= 64 || n >= 64 || n2 >= 64 ? "large" : "small");
+              const double m = double(n + D), m2 = double(n2 + D + q);
+              check_type<hp>(pr, pairs, p, q, QK, m, double(n), m2, double(n2));
+              check_type<double>(pr, pairs, p, q, QK, m, double(n), m2, double(n2));
+              check_type<float>(pr, pairs, p, q, QK, m, double(n), m2, double(n2));
+            });

@@ -1,0 +1,244 @@
+// The report of `posverify check`: <name>.json, <name>.md and the console
+// lines (split out of check.cpp).
+#include "reports/check_report.h"
+#include "blackbox/run.h"
+
+#include "blackbox/law_run.h"
+#include "sandbox/sandbox.h"
+#include "blackbox/shapes.h"
+#include "core/files.h"
+#include "reports/markdown.h"
+#include "core/shard.h"
+#include "core/text.h"
+
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <set>
+
+namespace pv::reports {
+
+using namespace pv::blackbox;  // the records this file writes
+
+namespace {
+
+json law_json(const law_result& r, std::uint64_t seed) {
+  json o = json::object();
+  o.set("id", json::string(r.id));
+  o.set("law", json::string(r.law));
+  o.set("tolerance", json::string(r.tolerance));
+  o.set("verdict", json::string(to_string(r.verdict)));
+  o.set("cases", json::integer(r.cases));
+  o.set("seed", json::string(std::to_string(seed)));
+  o.set("counterexample", r.verdict == verdict::failed ? json::string(r.counterexample) : json());
+  o.set("replay", r.verdict == verdict::failed ? json::string(r.replay) : json());
+  o.set("finding", r.finding.empty() ? json() : json::string(r.finding));
+  o.set("base_id", json::string(r.base_id));
+  o.set("dtype", json::string(r.dtype));
+  o.set("config", r.config.empty() ? json() : json::string(r.config));
+  o.set("unsupported_cases", json::integer(r.unsupported));
+  if (r.has_worst) {
+    json w = json::object();
+    w.set("error", json::number(ref::to_decimal(r.worst_error)));
+    w.set("bound", json::number(ref::to_decimal(r.worst_bound)));
+    w.set("ratio", json::number(r.worst_bound > 0 ? ref::to_decimal(hp(r.worst_error / r.worst_bound), 6)
+                                                  : std::string(r.worst_error > 0 ? "1e300" : "0")));
+    w.set("where", json::string(r.worst_where));
+    w.set("replay", json::string(r.worst_replay));
+    w.set("max_error", json::number(ref::to_decimal(r.max_error)));
+    w.set("max_error_bound", json::number(ref::to_decimal(r.max_error_bound)));
+    o.set("worst", w);
+  } else {
+    o.set("worst", json());
+  }
+  for (const auto& kv : r.extra.items()) o.set(kv.first, kv.second);
+  return o;
+}
+
+std::string short_num(const hp& x) { return md::num(ref::to_decimal(x)); }
+
+/// "25" or "12 (88 declined)": the evaluated cases and those the library
+/// declined (returned 1).
+std::string cases_text(const law_result& r) {
+  return std::to_string(r.cases) + (r.unsupported ? " (" + std::to_string(r.unsupported) + " declined)" : "");
+}
+
+}  // namespace
+
+json report_json(const context& cx, const run_output& o, const json& regressions) {
+  json j = json::object();
+  j.set("tool", json::string("posverify"));
+  j.set("version", json::string(POSVERIFY_VERSION));
+  j.set("precision_bits", json::integer(ref::precision_bits()));
+  j.set("seed", json::string(std::to_string(cx.seed)));
+  json impl = json::object();
+  impl.set("name", json::string(o.lib.name));
+  impl.set("path", json::string(o.lib.given));
+  impl.set("abi_version", json::integer(o.lib.abi_version));
+  impl.set("attention", json::boolean(o.lib.has_attention));
+  impl.set("rope", json::boolean(o.lib.has_rope));
+  impl.set("sinusoid", json::boolean(o.lib.has_sinusoid));
+  j.set("implementation", impl);
+  json opt = json::object();
+  opt.set("cases", json::integer(cx.cases));
+  opt.set("max_position", json::number(to_decimal(cx.max_position)));
+  opt.set("timeout_ms", json::integer(cx.ro.timeout_ms));
+  opt.set("memory_limit_bytes", json::integer(static_cast<long>(cx.ro.memory_limit)));
+  opt.set("min_cases", json::integer(cx.min_cases));
+  opt.set("accuracy", json::string(cx.accuracy.name.empty() ? "dtype" : cx.accuracy.name));
+  j.set("options", opt);
+  std::map<std::string, int> count;
+  for (const auto& r : o.laws) count[to_string(r.verdict)]++;
+  json sum = json::object();
+  for (const auto& kv : count) sum.set(kv.first, json::integer(kv.second));
+  j.set("summary", sum);
+  json laws = json::array();
+  for (const auto& r : o.laws) laws.push(law_json(r, cx.seed));
+  j.set("laws", laws);
+  j.set("sweep", o.sweep);
+  j.set("diagnosis", o.diagnosis);
+  j.set("regressions", regressions);
+  if (cx.units->spec.sharded()) {
+    std::vector<long> lu;
+    for (const auto& r : o.laws) lu.push_back(r.unit);
+    j.set("shard", shard::record(cx.units->spec, o.units,
+                                 {{"laws", lu}, {"sweep", o.sweep_units}, {"diagnosis", o.diagnosis_units}}));
+  }
+  return j;
+}
+
+namespace {
+
+/// The Markdown section "time and memory per shape" of the check report ("" if none ran).
+std::string shapes_markdown(const std::vector<law_result>& laws) {
+  std::string md;
+  for (const auto& r : laws) {
+    const json* rows = r.base_id == "attention.shapes" ? r.extra.find("shapes") : nullptr;
+    if (!rows || rows->size() == 0) continue;
+    if (md.empty())
+      md = "\n## Shapes (attention.shapes): time, time limit and peak memory of the library's process per "
+           "shape\n\nThe time of a call runs from the previous result of its child (the first call of a child "
+           "includes its start: fork and dlopen); its limit grows with the work of the call (--timeout-ms + "
+           "20 ns per multiply-add n_q n_k (d + d_v)). Shapes of 2^24 multiply-adds and more run in a child of "
+           "their own, the smaller ones share one, whose peak resident memory (ru_maxrss, counting the pages "
+           "it shares with posverify since the fork: the inputs) each row shows (* = shared child).\n";
+    md += "\n### `" + r.id + "`\n\n| case | shape | inputs | reference | time (s) | limit (ms) | peak RSS (MiB) | "
+          "error / tolerance | MPFR sample (entries, worst) |\n|---|---|---|---|---|---|---|---|---|\n";
+    for (const auto& kv : rows->items()) {
+      const json& x = kv.second;
+      char mib[32];
+      std::snprintf(mib, sizeof mib, "%.1f%s", double(x.find("peak_rss_kib")->as_integer()) / 1024,
+                    x.find("own_child")->as_bool() ? "" : " *");
+      // md::value: 4 significant digits, and the same text for a number read back from JSON (merge)
+      const std::string ratio = md::value(*x.find("worst_ratio"));
+      const std::string agree = md::value(*x.find("mpfr_sample_worst_ratio"));
+      md += "| " + std::to_string(x.find("case")->as_integer()) + " | " + x.find("shape")->as_string() + " | " +
+            x.find("inputs")->as_string() + " | " + x.find("reference")->as_string() + " | " +
+            md::value(*x.find("seconds")) + " | " + std::to_string(x.find("time_limit_ms")->as_integer()) + " | " +
+            mib + " | " + ratio + " | " + std::to_string(x.find("mpfr_sample_entries")->as_integer()) + ", " +
+            agree + " |\n";
+    }
+  }
+  return md;
+}
+
+}  // namespace
+
+
+std::string report_md(const context& cx, const run_output& o, const json& regressions,
+                      const std::string& baseline) {
+  std::string md = "# posverify check: " + text::markdown_inline(o.lib.name) + "\n\n";
+  md += "Generated by `posverify check` (version " + std::string(POSVERIFY_VERSION) + ") on " +
+        text::markdown_code(o.lib.given) + ": reference precision " + std::to_string(ref::precision_bits()) +
+        " bits (MPFR), seed " + std::to_string(cx.seed) + ", " + std::to_string(cx.cases) +
+        " cases per law, positions up to " + md::num(cx.max_position) +
+        ". The library ran in a child process (per-call limit " + std::to_string(cx.ro.timeout_ms) +
+        " ms, memory limit " +
+        (cx.ro.memory_limit ? sandbox::size_text(cx.ro.memory_limit) : std::string("none")) +
+        ", guard bytes around every buffer; a law needs " + std::to_string(cx.min_cases) +
+        " evaluated cases). Verdicts are computed; do not edit by hand.\n\n";
+  md += "Provides: attention " + std::string(o.lib.has_attention ? "yes" : "no (laws not run)") +
+        " · rope " + (o.lib.has_rope ? "yes" : "no (laws not run)") + " · sinusoid " +
+        (o.lib.has_sinusoid ? "yes" : "no (laws not run)") + "\n\n";
+  std::map<std::string, int> count;
+  for (const auto& r : o.laws) count[to_string(r.verdict)]++;
+  md += "Laws: " + std::to_string(o.laws.size());
+  for (const auto& kv : count) md += " · " + kv.first + " " + std::to_string(kv.second);
+  md += "\n\n| law | verdict | cases | worst error / tolerance | where | finding |\n|---|---|---|---|---|---|\n";
+  for (const auto& r : o.laws) {
+    std::string w = r.has_worst ? short_num(r.worst_error) + " / " + short_num(r.worst_bound) : "—";
+    md += "| `" + r.id + "` | **" + std::string(to_string(r.verdict)) + "** | " + cases_text(r) + " | " + w + " | " +
+          markdown_cell(r.has_worst && r.verdict != verdict::failed ? r.worst_where : "—") + " | " +
+          markdown_cell(r.finding.empty() ? "—" : md::prose(r.finding)) + " |\n";
+  }
+  if (!baseline.empty()) {
+    md += "\n## Regressions against " + baseline + "\n\n";
+    if (regressions.size() == 0) md += "None.\n";
+    for (const auto& kv : regressions.items()) md += "- " + md::prose(kv.second.as_string()) + "\n";
+  }
+  if (o.diagnosis.size()) {
+    md += "\n## Diagnosis (black-box probes with unit vectors)\n\n";
+    for (const auto& kv : o.diagnosis.items()) {
+      const json* c = kv.second.find("config");
+      const json* m = kv.second.find("message");
+      md += "- `" + (c ? c->as_string() : "") + "`: " + (m ? m->as_string() : "") + "\n";
+    }
+  }
+  bool any_fail = false;
+  for (const auto& r : o.laws)
+    if (r.verdict == verdict::failed) {
+      if (!any_fail) md += "\n## Failures\n\n";
+      any_fail = true;
+      md += "### `" + r.id + "`\n\n" + r.law + "\n\n" + md::prose(r.finding) + "\n\n";
+      if (const json* dg = r.extra.find("diagnosis")) md += "Diagnosis: " + dg->as_string() + "\n\n";
+      md += "```\n" + r.counterexample + "\n```\n\nReplay: `" + r.replay + "`\n\n";
+    }
+  if (o.sweep.size()) {
+    md += "\n## Position sweep (RoPE, error of one head at positions 2^j and 2^j + 1)\n\n";
+    md += "Relative to the model tolerance at that position and at --max-position " +
+          md::num(cx.max_position) + ": beyond the position where the error passes the latter, "
+          "the kernel is less accurate than what was accepted over the model's range.\n\n";
+    for (const auto& kv : o.sweep.items()) {
+      const json& s = kv.second;
+      md += "### " + s.find("config")->as_string() + " / " + s.find("dtype")->as_string() + "\n\n";
+      if (const json* st = s.find("status")) {
+        md += "not run: " + st->as_string() + "\n\n";
+        continue;
+      }
+      const json* a = s.find("first_position_beyond_model");
+      const json* b = s.find("first_position_beyond_max_position_tolerance");
+      md += "First position beyond the model: " + (a && !a->is_null() ? number_text(*a) : "none") +
+            " · first position beyond the tolerance at --max-position: " +
+            (b && !b->is_null() ? number_text(*b) : "none") + "\n\n";
+      md += "| position | max error | error / tolerance there | error / tolerance at max-position |\n|---|---|---|---|\n";
+      for (const auto& rkv : s.find("rows")->items()) {
+        const json& r = rkv.second;
+        md += "| " + md::value(*r.find("position")) + " | " + md::value(*r.find("max_error")) + " | " +
+              md::value(*r.find("error_over_tolerance")) + " | " +
+              md::value(*r.find("error_over_tolerance_at_max_position")) + " |\n";
+      }
+      md += "\n";
+    }
+  }
+  md += shapes_markdown(o.laws);
+  md += "\nTolerance rules:\n\n";
+  std::set<std::string> seen;
+  for (const auto& r : o.laws)
+    if (seen.insert(r.base_id).second) md += "- `" + r.base_id + "`: " + r.law + ". Tolerance: " + r.tolerance + "\n";
+  return md;
+}
+
+void print_laws(const run_output& o) {
+  for (const auto& r : o.laws) {
+    const char* tag = r.verdict == verdict::passed ? "  ok    " : fails_the_run(r.verdict) ? "  FAIL  " : "  --    ";
+    std::cout << tag << r.id << "  (" << to_string(r.verdict) << ", " << r.cases << " cases"
+              << (r.unsupported ? ", " + std::to_string(r.unsupported) + " declined" : std::string()) << ")\n";
+    if (!r.finding.empty()) std::cout << "        " << text::visible(r.finding) << "\n";
+    if (r.verdict == verdict::failed) {
+      if (const json* dg = r.extra.find("diagnosis")) std::cout << "        diagnosis: " << dg->as_string() << "\n";
+      std::cout << "        replay: " << text::visible(r.replay) << "\n";
+    }
+  }
+}
+
+}  // namespace pv::reports

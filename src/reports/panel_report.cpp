@@ -1,0 +1,57 @@
+#include "reports/panel_report.h"
+
+#include "blackbox/run.h"  // ensure_dir
+#include "core/files.h"
+#include "reports/markdown.h"
+
+#include <iostream>
+#include <string>
+
+namespace pv::reports {
+
+using namespace pv::blackbox;  // the records this file writes
+
+std::string panel_markdown(const json& j) {
+  std::string md = "# posverify panel of correct implementations\n\nEach member is a correct kernel written the "
+                   "way a real library writes it (plugins/panel/, and the built-in flash_float); each has a "
+                   "wrong sibling in the mutation suite. Every law must pass on every member. The ratio is the "
+                   "largest error/tolerance of the law over every dtype, configuration, seed (" +
+                   std::to_string(j.find("seeds")->as_integer()) + " seeds from " + j.find("seed")->as_string() +
+                   ", " + std::to_string(j.find("cases")->as_integer()) +
+                   " cases per law) and position range (--max-position";
+  // numbers are stored with every digit (%.17g): read back, they are the doubles the run measured
+  for (const auto& m : j.find("max_positions")->items()) md += " " + md::num(std::stod(m.second.as_string()));
+  md += "): how close the rules run to a false alarm. Target: at most 0.5.\n\n";
+  for (const auto& kv : j.find("members")->items()) {
+    const json& row = kv.second;
+    const std::string acc = row.find("accuracy")->as_string();
+    md += "## `" + row.find("member")->as_string() + "`" + (acc == "dtype" ? "" : " (--accuracy " + acc + ")") +
+          "\n\n| law | runs | failed | worst error / tolerance | where |\n|---|---|---|---|---|\n";
+    for (const auto& lk : row.find("laws")->items()) {
+      const json& l = lk.second;
+      const double ratio = std::stod(l.find("worst_ratio")->as_string());
+      md += "| `" + l.find("law")->as_string() + "` | " + std::to_string(l.find("runs")->as_integer()) + " | " +
+            std::to_string(l.find("failed")->as_integer()) + " | " + md::num(ratio) +
+            (ratio > 0.5 ? " (above 0.5)" : "") + " | " + markdown_cell(l.find("where")->as_string()) + " |\n";
+    }
+    const json& failures = *row.find("false_alarms");
+    if (failures.size() > 0) {
+      md += "\nFalse alarms:\n\n";
+      for (const auto& f : failures.items()) md += "- " + markdown_cell(md::prose(f.second.as_string())) + "\n";
+    }
+    md += "\n";
+  }
+  md += "False alarms: " + std::to_string(j.find("false_alarms")->as_integer()) + "; laws above the 0.5 target: " +
+        std::to_string(j.find("laws_above_target")->as_integer()) + ".\n";
+  return md;
+}
+
+void write_panel_report(const json& j, const std::string& out_dir) {
+  ensure_dir(out_dir);
+  write_files_atomic({{out_dir + "/panel.json", j.dump()}, {out_dir + "/panel.md", panel_markdown(j)}});
+  std::cout << "panel: " << j.find("members")->size() << " members, " << j.find("false_alarms")->as_integer()
+            << " false alarms, " << j.find("laws_above_target")->as_integer() << " laws above the 0.5 target; wrote "
+            << out_dir << "/panel.md and " << out_dir << "/panel.json\n";
+}
+
+}  // namespace pv::reports

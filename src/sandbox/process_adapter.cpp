@@ -1,0 +1,468 @@
+#include "sandbox/process_adapter.h"
+
+#include "core/input.h"
+#include "core/text.h"
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef POSVERIFY_PYTHON_DIR
+#define POSVERIFY_PYTHON_DIR ""
+#endif
+
+namespace pv::sandbox {
+namespace {
+
+constexpr std::uint32_t kProtocolVersion = 1;
+/// How long a server may take to start and answer HELLO (importing torch
+/// alone takes 6-10 s on a loaded 2-core machine).
+constexpr int kStartupMs = 120000;
+/// The exit status of a child whose server ended, or answered garbage, during a call.
+constexpr int kExitServerLost = 121;
+
+enum : std::uint8_t { kHello = 1, kAttention = 2, kRope = 3, kSinusoid = 4 };
+enum : std::uint8_t { kOk = 0, kUnsupported = 1, kError = 2 };
+
+/// The running server (one at a time: --mutation and --panel switch between them).
+struct server_state {
+  std::string spec;
+  pid_t pid = -1;
+  int to = -1, from = -1, err = -1;  ///< its stdin (write end), stdout, stderr (read ends)
+  bool dirty = false;                ///< a batch ended badly: restart before the next
+  std::string name, accuracy;
+  std::uint8_t provides = 0;
+  std::string failure;  ///< why it could not be (re)started ("" when it runs)
+} g_server;
+
+std::string env_or(const char* var, const std::string& fallback) {
+  const char* v = std::getenv(var);
+  return v && *v ? std::string(v) : fallback;
+}
+
+std::size_t elem_size(int t) { return t == PV_F32 ? 4 : t == PV_F64 ? 8 : 2; }
+
+// --- bytes on the wire --------------------------------------------------------
+
+struct writer {
+  std::string b;
+  template <class T>
+  void put(T v) { b.append(reinterpret_cast<const char*>(&v), sizeof v); }
+  void bytes(const void* p, std::size_t n) { b.append(static_cast<const char*>(p), n); }
+  std::string frame() const {
+    const std::uint32_t n = std::uint32_t(b.size());
+    return std::string(reinterpret_cast<const char*>(&n), 4) + b;
+  }
+};
+
+/// Copies what the server's stderr pipe holds to `sink` (a descriptor, or a
+/// string when sink_fd < 0) without blocking; false at its end.
+bool drain(int err, int sink_fd, std::string* sink) {
+  char buf[4096];
+  for (;;) {
+    const ssize_t n = ::read(err, buf, sizeof buf);
+    if (n > 0) {
+      if (sink_fd >= 0) (void)!::write(sink_fd, buf, std::size_t(n));
+      if (sink) {  // its last 16 KiB
+        sink->append(buf, std::size_t(n));
+        if (sink->size() > 16384) sink->erase(0, sink->size() - 16384);
+      }
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    return n != 0;
+  }
+}
+
+/// Reads n bytes of `from`, copying the server's stderr as it comes;
+/// deadline_ms < 0: no deadline. Returns "" or what went wrong.
+std::string read_answer(int from, int err, char* p, std::size_t n, int sink_fd, std::string* sink,
+                        long deadline_ms) {
+  const auto t0 = std::chrono::steady_clock::now();
+  bool err_open = err >= 0;
+  while (n) {
+    long wait = -1;
+    if (deadline_ms >= 0) {
+      wait = deadline_ms - long(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                    std::chrono::steady_clock::now() - t0).count());
+      if (wait <= 0) return "no answer within " + std::to_string(deadline_ms) + " ms";
+    }
+    pollfd f[2] = {{from, POLLIN, 0}, {err_open ? err : -1, POLLIN, 0}};
+    if (::poll(f, 2, int(wait)) < 0 && errno != EINTR) return std::string("poll: ") + std::strerror(errno);
+    if (err_open && (f[1].revents & (POLLIN | POLLHUP | POLLERR))) err_open = drain(err, sink_fd, sink);
+    if (f[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+      const ssize_t got = ::read(from, p, n);
+      if (got > 0) {
+        p += got;
+        n -= std::size_t(got);
+      } else if (got == 0) {
+        return "the server closed its stdout (it exited or crashed)";
+      } else if (errno != EINTR) {
+        return std::string("read: ") + std::strerror(errno);
+      }
+    }
+  }
+  return "";
+}
+
+/// One answer: status, inputs-written mask, text, payload.
+struct answer {
+  std::uint8_t status = kError, written = 0;
+  std::string text, payload;
+};
+
+/// Reads one answer frame; "" or what went wrong.
+std::string read_frame(int from, int err, answer& a, int sink_fd, std::string* sink, long deadline_ms,
+                       std::size_t max_len) {
+  std::uint32_t len = 0;
+  std::string e = read_answer(from, err, reinterpret_cast<char*>(&len), 4, sink_fd, sink, deadline_ms);
+  if (!e.empty()) return e;
+  if (len < 6 || len > max_len)
+    return "its answer announces " + std::to_string(len) + " bytes (expected 6 to " + std::to_string(max_len) + ")";
+  std::string body(len, '\0');
+  e = read_answer(from, err, body.data(), len, sink_fd, sink, deadline_ms);
+  if (!e.empty()) return e;
+  a.status = std::uint8_t(body[0]);
+  a.written = std::uint8_t(body[1]);
+  std::uint32_t tl;
+  std::memcpy(&tl, body.data() + 2, 4);
+  if (tl > len - 6) return "its answer's text length " + std::to_string(tl) + " overruns the frame";
+  a.text = body.substr(6, tl);
+  a.payload = body.substr(6 + tl);
+  if (a.status > kError) return "unknown status " + std::to_string(a.status);
+  return "";
+}
+
+// --- the server, in the parent ------------------------------------------------
+
+void stop_server() {
+  server_state& s = g_server;
+  if (s.pid > 0) {
+    ::kill(-s.pid, SIGKILL);
+    ::kill(s.pid, SIGKILL);
+    ::waitpid(s.pid, nullptr, 0);
+    untrack_child_group(s.pid);
+  }
+  for (int* fd : {&s.to, &s.from, &s.err})
+    if (*fd >= 0) {
+      ::close(*fd);
+      *fd = -1;
+    }
+  s.pid = -1;
+}
+
+extern "C" void stop_server_at_exit() { stop_server(); }
+
+std::vector<std::string> server_argv(const std::string& spec) {
+  if (spec.rfind("cmd:", 0) == 0) return {"/bin/sh", "-c", "exec " + spec.substr(4)};
+  const process_options& po = process_settings();
+  return {po.python, "-u", "-m", "posverify.server", spec.substr(7)};
+}
+
+/// Starts the server and says HELLO; "" or the cause of failure.
+std::string start_server(const std::string& spec, const runner_options& o) {
+  stop_server();
+  server_state& s = g_server;
+  s.spec = spec;
+  s.dirty = false;
+  const std::vector<std::string> argv = server_argv(spec);
+  const process_options& po = process_settings();
+  std::string pypath = po.python_path;
+  const std::string extra = env_or("POSVERIFY_PYTHON_DIR", POSVERIFY_PYTHON_DIR);
+  for (const std::string& p : {env_or("PYTHONPATH", ""), extra})
+    if (!p.empty()) pypath += (pypath.empty() ? "" : ":") + p;
+  int in[2], out[2], er[2];
+  if (::pipe2(in, O_CLOEXEC) || ::pipe2(out, O_CLOEXEC) || ::pipe2(er, O_CLOEXEC))
+    return std::string("pipe: ") + std::strerror(errno);
+  const pid_t parent = ::getpid();
+  std::fflush(nullptr);
+  const pid_t pid = ::fork();
+  if (pid < 0) return std::string("fork: ") + std::strerror(errno);
+  if (pid == 0) {
+    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE}) ::signal(sig, SIG_DFL);
+    ::setpgid(0, 0);
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(1);
+    rlimit no_core{0, 0};
+    ::setrlimit(RLIMIT_CORE, &no_core);
+    if (o.memory_limit) {  // a new program: its data segment starts near 0
+      rlimit data{};
+      ::getrlimit(RLIMIT_DATA, &data);
+      if (data.rlim_max == RLIM_INFINITY || o.memory_limit < data.rlim_max) data.rlim_cur = o.memory_limit;
+      ::setrlimit(RLIMIT_DATA, &data);
+    }
+    ::dup2(in[0], 0);
+    ::dup2(out[1], 1);
+    ::dup2(er[1], 2);
+    ::close_range(3, ~0U, 0);
+    if (!pypath.empty()) ::setenv("PYTHONPATH", pypath.c_str(), 1);
+    if (!po.device.empty()) ::setenv("POSVERIFY_DEVICE", po.device.c_str(), 1);
+    ::setenv("PYTHONUNBUFFERED", "1", 1);
+    std::vector<char*> av;
+    for (const auto& a : argv) av.push_back(const_cast<char*>(a.c_str()));
+    av.push_back(nullptr);
+    ::execvp(av[0], av.data());
+    std::fprintf(stderr, "cannot run %s: %s\n", av[0], std::strerror(errno));
+    ::_exit(127);
+  }
+  ::setpgid(pid, pid);
+  track_child_group(pid);
+  static bool at_exit = false;
+  if (!at_exit) std::atexit(stop_server_at_exit), at_exit = true;
+  ::close(in[0]);
+  ::close(out[1]);
+  ::close(er[1]);
+  s.pid = pid;
+  s.to = in[1];
+  s.from = out[0];
+  s.err = er[0];
+  ::fcntl(s.err, F_SETFL, ::fcntl(s.err, F_GETFL) | O_NONBLOCK);
+  ::signal(SIGPIPE, SIG_IGN);  // a dead server: EPIPE, not death
+  writer w;
+  w.put<std::uint8_t>(kHello);
+  w.put<std::uint32_t>(kProtocolVersion);
+  const std::string f = w.frame();
+  std::string said;
+  answer a;
+  std::string e = write_all(s.to, f.data(), f.size()) ? "" : std::string("write: ") + std::strerror(errno);
+  if (e.empty()) e = read_frame(s.from, s.err, a, -1, &said, kStartupMs, 1 << 20);
+  if (e.empty() && a.status != kOk) e = "it refused HELLO: " + a.text;
+  if (e.empty()) {
+    const std::string& p = a.payload;
+    std::uint32_t ver = 0, nl = 0, al = 0;
+    if (p.size() >= 9) {
+      std::memcpy(&ver, p.data(), 4);
+      s.provides = std::uint8_t(p[4]);
+      std::memcpy(&nl, p.data() + 5, 4);
+    }
+    if (p.size() < 9 || p.size() < 9 + std::size_t(nl) + 4) {
+      e = "its HELLO answer is malformed";
+    } else {
+      s.name = p.substr(9, nl);
+      std::memcpy(&al, p.data() + 9 + nl, 4);
+      s.accuracy = p.substr(13 + nl, al);
+      if (ver != kProtocolVersion)
+        e = "it speaks protocol version " + std::to_string(ver) + ", posverify speaks version " +
+            std::to_string(kProtocolVersion) + " (docs/protocol.md)";
+    }
+  }
+  if (!e.empty()) {
+    drain(s.err, -1, &said);
+    stop_server();
+    while (!said.empty() && (said.back() == '\n' || said.back() == ' ')) said.pop_back();
+    if (said.size() > 3000) said = "..." + said.substr(said.size() - 3000);
+    if (!said.empty()) e += "; its stderr: \"" + text::visible(said) + "\"";
+    s.failure = e;
+    return e;
+  }
+  s.failure.clear();
+  return "";
+}
+
+// --- the shim, in a sandboxed child -------------------------------------------
+
+int g_to = -1, g_from = -1, g_err = -1;
+std::string g_said;  ///< the server's recent stderr (for the line that says why it died)
+
+/// Sends one request and waits for its answer; a server that ends or answers
+/// garbage ends this child (a crash finding, with the server's stderr).
+answer forward(const writer& w, std::size_t out_bytes) {
+  if (g_to < 0) {
+    answer a;
+    a.status = kError;
+    a.text = "the server is not running: " + g_server.failure;
+    return a;
+  }
+  const std::string f = w.frame();
+  std::string e = write_all(g_to, f.data(), f.size()) ? "" : std::string("cannot send the call: ") + std::strerror(errno);
+  answer a;
+  if (e.empty()) e = read_frame(g_from, g_err, a, 2, &g_said, -1, out_bytes + (std::size_t(1) << 24));
+  if (e.empty() && a.status == kOk && a.payload.size() != out_bytes)
+    e = "it answered " + std::to_string(a.payload.size()) + " bytes of output, " + std::to_string(out_bytes) +
+        " expected";
+  if (!e.empty()) {
+    if (g_err >= 0) {  // what the server said before it went (a fault handler's traceback)
+      ::fcntl(g_err, F_SETFL, ::fcntl(g_err, F_GETFL) & ~O_NONBLOCK);
+      pollfd p{g_err, POLLIN, 0};
+      while (::poll(&p, 1, 200) > 0 && drain(g_err, 2, &g_said)) {}
+    }
+    // the cause a runtime printed as it died (Python's fault handler), so that
+    // it survives the cut of a long stderr
+    std::string cause;
+    if (const auto at = g_said.rfind("Fatal Python error: "); at != std::string::npos)
+      cause = " (" + g_said.substr(at, g_said.find('\n', at) - at) + ")";
+    std::fprintf(stderr, "\nposverify: the server %s: %s%s\n", g_server.spec.c_str(), e.c_str(), cause.c_str());
+    std::fflush(stderr);
+    ::_exit(kExitServerLost);
+  }
+  if (!a.text.empty()) (void)!::write(2, a.text.data(), a.text.size());
+  return a;
+}
+
+/// 0, 1 (unsupported) or 2 (the implementation raised: its message is on stderr).
+int status_rc(const answer& a) { return a.status == kOk ? 0 : a.status == kUnsupported ? 1 : 2; }
+
+/// A server that reports writing into input j: the same change in the
+/// guarded input, where the sandbox's comparison finds it.
+void mirror_written(std::uint8_t mask, int j, const void* p) {
+  if (mask & (1u << j)) *const_cast<unsigned char*>(static_cast<const unsigned char*>(p)) ^= 0x01;
+}
+
+int shim_attention(pv_dtype t, const void* q, const void* k, const void* v, std::int64_t n_q, std::int64_t n_k,
+                   std::int64_t d, std::int64_t d_v, void* out) {
+  const std::size_t es = elem_size(t);
+  writer w;
+  w.put<std::uint8_t>(kAttention);
+  w.put<std::uint8_t>(std::uint8_t(t));
+  for (std::int64_t x : {n_q, n_k, d, d_v}) w.put<std::int64_t>(x);
+  w.bytes(q, std::size_t(n_q * d) * es);
+  w.bytes(k, std::size_t(n_k * d) * es);
+  w.bytes(v, std::size_t(n_k * d_v) * es);
+  const std::size_t ob = std::size_t(n_q * d_v) * es;
+  answer a = forward(w, ob);
+  if (a.status == kOk) std::memcpy(out, a.payload.data(), ob);
+  mirror_written(a.written, 0, q);
+  mirror_written(a.written, 1, k);
+  mirror_written(a.written, 2, v);
+  return status_rc(a);
+}
+
+int shim_rope(pv_dtype t, const pv_rope_config* cfg, const double* pos, std::int64_t n, void* x) {
+  const std::size_t xb = std::size_t(n * cfg->head_dim) * elem_size(t);
+  writer w;
+  w.put<std::uint8_t>(kRope);
+  w.put<std::uint8_t>(std::uint8_t(t));
+  w.put<std::int64_t>(n);
+  w.put<std::int32_t>(cfg->head_dim);
+  w.put<std::int32_t>(cfg->n_axes);
+  for (int j = 0; j < 4; ++j) w.put<std::int32_t>(cfg->axes_dim[j]);
+  w.put<double>(cfg->theta);
+  w.put<std::uint8_t>(std::uint8_t(cfg->pairing));
+  w.bytes(pos, std::size_t(n * cfg->n_axes) * sizeof(double));
+  w.bytes(x, xb);
+  answer a = forward(w, xb);
+  if (a.status == kOk) std::memcpy(x, a.payload.data(), xb);
+  mirror_written(a.written, 0, pos);
+  return status_rc(a);
+}
+
+int shim_sinusoid(pv_dtype t, std::int64_t d, double base, const double* pos, std::int64_t n, void* out) {
+  writer w;
+  w.put<std::uint8_t>(kSinusoid);
+  w.put<std::uint8_t>(std::uint8_t(t));
+  w.put<std::int64_t>(n);
+  w.put<std::int64_t>(d);
+  w.put<double>(base);
+  w.bytes(pos, std::size_t(n) * sizeof(double));
+  const std::size_t ob = std::size_t(n * d) * elem_size(t);
+  answer a = forward(w, ob);
+  if (a.status == kOk) std::memcpy(out, a.payload.data(), ob);
+  mirror_written(a.written, 0, pos);
+  return status_rc(a);
+}
+
+pv_impl g_shim{};
+
+}  // namespace
+
+process_options& process_settings() {
+  static process_options o{env_or("POSVERIFY_PYTHON", "/usr/bin/python3"), "", "", ""};
+  return o;
+}
+
+bool is_process_spec(const std::string& spec) {
+  return spec.rfind("python:", 0) == 0 || spec.rfind("cmd:", 0) == 0;
+}
+
+void set_process_option(const std::string& flag, const std::string& v, std::string& impl) {
+  process_options& po = process_settings();
+  if (v.empty()) throw pv::usage_error(flag + " needs a non-empty value");
+  if (flag == "--impl-cmd") impl = "cmd:" + v;
+  else if (flag == "--python") po.python = v;
+  else if (flag == "--python-path") po.python_path = v;
+  else if (flag == "--device") po.device = v;
+  else throw pv::usage_error("unknown adapter option '" + flag + "'");
+  if (flag != "--impl-cmd") po.given_flags += " " + flag + " " + text::shell_quote(v);
+}
+
+std::string process_replay_flags() { return process_settings().given_flags; }
+
+impl_info probe_process(const std::string& spec, const runner_options& o) {
+  const std::string shown = text::visible(spec);
+  if (spec.rfind("python:", 0) == 0) {
+    const std::string rest = spec.substr(7);
+    const auto colon = rest.find(':');
+    if (colon == std::string::npos || colon == 0 || colon + 1 == rest.size())
+      throw load_error("cannot use '" + shown + "': write python:MODULE:OBJECT, e.g. python:my_kernels:LlamaRope");
+  } else if (spec.size() <= 4) {
+    throw load_error("cannot use '" + shown + "': --impl-cmd needs a command");
+  }
+  const std::string e = start_server(spec, o);
+  if (!e.empty()) throw load_error("cannot start the server of '" + shown + "': " + e);
+  const server_state& s = g_server;
+  impl_info info;
+  info.path = info.given = spec;
+  info.name = text::visible(s.name.substr(0, 200));
+  if (info.name.empty()) info.name = text::visible(spec.substr(spec.find(':') + 1));
+  info.abi_version = PV_ABI_VERSION;
+  info.accuracy = s.accuracy;
+  info.has_attention = s.provides & 1;
+  info.has_rope = s.provides & 2;
+  info.has_sinusoid = s.provides & 4;
+  for (const char* acc : {"", "float32", "float16", "bfloat16", "float16-accumulation"})
+    if (info.accuracy == acc) return info;
+  throw load_error("cannot use '" + shown + "': it declares accuracy class '" + text::visible(info.accuracy) +
+                   "' (float32, float16, bfloat16 or float16-accumulation)");
+}
+
+void ensure_server(const impl_info& lib, const runner_options& o) {
+  if (!is_process_spec(lib.path)) return;
+  server_state& s = g_server;
+  bool alive = s.pid > 0 && s.spec == lib.path && !s.dirty;
+  if (alive && ::waitpid(s.pid, nullptr, WNOHANG) != 0) alive = false;  // it ended between batches
+  if (alive) {
+    drain(s.err, -1, nullptr);  // anything it said between batches
+    return;
+  }
+  if (start_server(lib.path, o).empty()) return;
+  // the shim reports the failure as each call's error
+}
+
+void server_after_fatal(const impl_info& lib) {
+  if (is_process_spec(lib.path)) g_server.dirty = true;
+}
+
+int adopt_server_fds(int fd) {
+  const server_state& s = g_server;
+  if (s.pid <= 0) return 0;
+  ::dup2(s.to, fd);
+  ::dup2(s.from, fd + 1);
+  ::dup2(s.err, fd + 2);
+  g_to = fd;
+  g_from = fd + 1;
+  g_err = fd + 2;
+  return 3;
+}
+
+const pv_impl* process_impl_in_child(std::string& err) {
+  (void)err;  // a server that is not running answers every call with an error
+  ::signal(SIGPIPE, SIG_IGN);  // a dead server: EPIPE, reported, not a silent death
+  const server_state& s = g_server;
+  g_shim.abi_version = PV_ABI_VERSION;
+  g_shim.name = s.name.c_str();
+  g_shim.attention = s.provides & 1 ? shim_attention : nullptr;
+  g_shim.rope = s.provides & 2 ? shim_rope : nullptr;
+  g_shim.sinusoid = s.provides & 4 ? shim_sinusoid : nullptr;
+  g_shim.accuracy = s.accuracy.c_str();
+  return &g_shim;
+}
+
+}  // namespace pv::sandbox

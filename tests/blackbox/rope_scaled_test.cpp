@@ -1,0 +1,151 @@
+// `posverify check` on the configurations of ABI version 3 (docs/rope-configs.md):
+// the correct scaled_rope plugin passes every law of every configuration and
+// preset, old (version 1 and 2) plugins are reported unsupported for them and
+// never judged wrong, and the laws proper to a configuration catch its mutants.
+#include "core/json.h"
+#include "core/verdict.h"
+#include "support/plugins.h"
+#include "support/run_posverify.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+
+namespace {
+
+using pv::plugin_test::out_dir;
+using pv::plugin_test::plugin_map;
+using pv::plugin_test::slurp;
+
+std::string builtin(const std::string& n) { return plugin_map(POSVERIFY_BUILTIN_PLUGINS).at(n); }
+std::string mutant(const std::string& n) { return plugin_map(POSVERIFY_MUTANT_PLUGINS).at(n); }
+pv::test::run_result run(const std::string& args) { return pv::test::run_posverify(args); }
+
+const char* kConfigs =
+    " --rope-preset llama-3.1-8b --rope-preset phi-2 --rope-preset gpt-neox-20b --rope-preset qwen2-vl"
+    " --rope-config 'halves:10000:128:yarn(16,32,1,4096)' --rope-config 'halves:10000:64:dynamic(2,4096,16384)'"
+    " --rope-config 'adjacent:10000:64:linear(4)' --rope-config 'adjacent:10000:64:ntk(8)'"
+    " --rope-config 'halves:10000:80:partial(32)+yarn(8,32,1,2048)'";
+
+/// verdict of every law id in a report (a name no verdict has: nullopt)
+std::map<std::string, std::optional<pv::verdict>> verdicts(const pv::json& j) {
+  std::map<std::string, std::optional<pv::verdict>> v;
+  for (const auto& kv : j.find("laws")->items())
+    v[kv.second.find("id")->as_string()] = pv::parse_verdict(kv.second.find("verdict")->as_string());
+  return v;
+}
+
+TEST(CheckScaled, TheCorrectPluginPassesEveryConfiguration) {
+  const std::string dir = out_dir("scaled-correct");
+  auto r = run("check --impl " + builtin("scaled_rope") + kConfigs + " --law rope --cases 20 --out " + dir);
+  EXPECT_EQ(r.code, 0) << r.out;
+  auto j = pv::json::parse(slurp(dir + "/builtin-scaled-rope.json"));
+  auto v = verdicts(j);
+  for (const auto& [id, verdict] : v)  // it declines the 16-bit dtypes
+    if (id.find("/float16]") == std::string::npos && id.find("/bfloat16]") == std::string::npos) {
+      EXPECT_EQ(verdict, pv::verdict::passed) << id;
+    }
+  for (const char* id : {"rope.partial.pass_through[phi-2/float32]", "rope.partial.pass_through[gpt-neox-20b/float64]",
+                         "rope.yarn.temperature[user-halves-128-theta10000-yarn-16-32-1-4096/float32]",
+                         "rope.dynamic_ntk.length_dependence[user-halves-64-theta10000-dynamic-2-4096-16384/float64]",
+                         "rope.reference[llama-3.1-8b/float32]", "rope.shift_invariance[qwen2-vl/float32]",
+                         "rope.flux.per_axis_shift[qwen2-vl/float64]", "rope.composition[llama-3.1-8b/float64]"})
+    EXPECT_EQ(v[id], pv::verdict::passed) << id;
+  // YaRN: the laws that do not hold under a temperature are not run, the temperature law is
+  EXPECT_EQ(v.count("rope.norm_preservation[user-halves-128-theta10000-yarn-16-32-1-4096/float32]"), 0u);
+  // dynamic NTK: the figures of the length dependence (a finding about the configuration)
+  bool found = false;
+  for (const auto& kv : j.find("laws")->items()) {
+    const std::string id = kv.second.find("id")->as_string();
+    if (id.rfind("rope.dynamic_ntk.length_dependence[", 0) != 0 || id.find("16]") != std::string::npos) continue;
+    const auto* f = kv.second.find("length_dependence");
+    ASSERT_NE(f, nullptr);
+    EXPECT_GT(std::stod(f->find("max_change_of_qk_over_norms")->dump()), 1e-3) << f->dump();
+    found = true;
+  }
+  EXPECT_TRUE(found);
+}
+
+TEST(CheckScaled, OldPluginsAreUnsupportedForScaledConfigurations) {
+  // abi_v2 turns by the plain ladder whatever the scaling: called, it would fail
+  for (const std::string& lib : {std::string(POSVERIFY_ABI_V1), std::string(POSVERIFY_ABI_V2)}) {
+    const std::string dir = out_dir("scaled-old-abi");
+    auto r = run("check --impl " + lib + " --rope-preset llama-3.1-8b --rope-preset phi-2 --law rope --cases 5 --out " + dir);
+    EXPECT_NE(r.out.find("abi"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("FAIL"), std::string::npos) << r.out;
+    for (const char* law : {"rope.reference[llama-3.1-8b/float32]", "rope.partial.pass_through[phi-2/float32]"})
+      EXPECT_NE(r.out.find(law), std::string::npos) << law << "\n" << r.out;
+    const std::string name = lib == POSVERIFY_ABI_V1 ? "abi-v1-ladder" : "abi-v2-plain";
+    for (const auto& [id, verdict] : verdicts(pv::json::parse(slurp(dir + "/" + name + ".json"))))
+      EXPECT_EQ(verdict, pv::verdict::unsupported) << name << " " << id;
+  }
+  // and on a plain configuration the version-2 plugin is called and passes
+  const std::string dir = out_dir("scaled-old-abi-plain");
+  auto p = run("check --impl " + std::string(POSVERIFY_ABI_V2) + " --rope-config halves:10000:64 --law rope.reference --cases 5 --out " + dir);
+  EXPECT_EQ(p.code, 0) << p.out;
+  EXPECT_NE(p.out.find("ok    rope.reference[user-halves-64-theta10000/float32]"), std::string::npos) << p.out;
+}
+
+TEST(CheckScaled, EachMutantFailsTheLawOfItsConfiguration) {
+  struct mutant_case {
+    const char* mutant;
+    const char* flags;
+    const char* law;
+  };
+  const mutant_case cases[] = {
+      {"scaled_partial_wrong_components", "--rope-preset phi-2", "rope.partial.pass_through[phi-2/float32]"},
+      {"scaled_partial_rotates_all", "--rope-preset gpt-neox-20b", "rope.partial.pass_through[gpt-neox-20b/float32]"},
+      {"scaled_yarn_no_temperature", "--rope-config 'halves:10000:128:yarn(16,32,1,4096)'",
+       "rope.yarn.temperature[user-halves-128-theta10000-yarn-16-32-1-4096/float32]"},
+      {"scaled_dynamic_wrong_length", "--rope-config 'halves:10000:64:dynamic(2,4096,16384)'",
+       "rope.dynamic_ntk.length_dependence[user-halves-64-theta10000-dynamic-2-4096-16384/float32]"},
+      {"scaled_yarn_ramp_swapped", "--rope-config 'halves:10000:128:yarn(16,32,1,4096)'",
+       "rope.reference[user-halves-128-theta10000-yarn-16-32-1-4096/float32]"},
+      {"scaled_yarn_ramp_swapped", "--rope-preset llama-3.1-8b", "rope.reference[llama-3.1-8b/float32]"},
+      {"scaled_no_ramp", "--rope-preset llama-3.1-8b", "rope.reference[llama-3.1-8b/float32]"},
+      {"scaled_linear_factor_on_theta", "--rope-config 'adjacent:10000:64:linear(4)'",
+       "rope.reference[user-adjacent-64-theta10000-linear-4/float32]"}};
+  for (const auto& c : cases) {
+    const std::string dir = out_dir(std::string("scaled-") + c.mutant);
+    auto r = run("check --impl " + mutant(c.mutant) + " " + c.flags + " --law rope --cases 10 --out " + dir);
+    EXPECT_EQ(r.code, 1) << c.mutant << "\n" << r.out;
+    EXPECT_EQ(verdicts(pv::json::parse(slurp(dir + "/" + c.mutant + ".json")))[c.law], pv::verdict::failed)
+        << c.mutant << " should fail " << c.law;
+  }
+}
+
+}  // namespace
+
+namespace {
+
+// The diagnosis names what a scaled kernel does (linear, NTK, YaRN scalings).
+TEST(CheckScaled, DiagnosisNamesTheRule) {
+  struct diag {
+    const char* mutant;
+    const char* flags;
+    const char* expect;
+  };
+  const diag cases[] = {
+      {"scaled_no_ramp", "--rope-config 'halves:10000:128:yarn(4,32,1,4096)'",
+       "it applies position interpolation with factor 4, not YaRN"},
+      {"scaled_no_ramp", "--rope-preset llama-3.1-8b", "the llama3 ramp is missing, all speeds divided by 8"},
+      {"scaled_partial_rotates_all", "--rope-config 'halves:10000:128:partial(32)'",
+       "it rotates all 128 components, the configuration rotates 32"},
+      {"scaled_partial_wrong_components", "--rope-preset phi-2",
+       "it rotates components 48 to 79, the configuration the first 32"},
+      {"scaled_yarn_no_temperature", "--rope-config 'halves:10000:128:yarn(16,32,1,4096)'",
+       "it leaves out YaRN's attention factor"},
+      {"scaled_linear_factor_on_theta", "--rope-config 'adjacent:10000:64:linear(4)'", "it applies the factor 4 to theta"},
+      {"scaled_yarn_ramp_swapped", "--rope-preset llama-3.1-8b", "the ramp of the llama3 rule runs the wrong way"},
+      {"scaled_dynamic_wrong_length", "--rope-config 'halves:10000:64:dynamic(2,4096,16384)'",
+       "it computes dynamic NTK's base for length 8192"}};
+  for (const auto& c : cases) {
+    const std::string dir = out_dir(std::string("scaled-diag-") + c.mutant);
+    auto r = run("check --impl " + mutant(c.mutant) + " " + c.flags + " --law rope.reference --cases 3 --out " + dir);
+    EXPECT_EQ(r.code, 1) << r.out;
+    EXPECT_NE(r.out.find(c.expect), std::string::npos) << c.mutant << " " << c.flags << "\n" << r.out;
+  }
+}
+
+}  // namespace
