@@ -31,7 +31,7 @@ const char* kind_name(json::kind k) {
 
 bool is_number(const json& j) { return j.type() == json::kind::integer || j.type() == json::kind::number; }
 
-struct checker {
+struct field_validator {
   const std::string& path;
   [[noreturn]] void bad(const std::string& field, const std::string& why) const {
     throw usage_error("--baseline '" + path + "': " + field + ": " + why);
@@ -82,7 +82,7 @@ std::string read_text(const std::string& path, const std::string& flag, std::siz
 }
 
 baseline parse_baseline(const std::string& text, const std::string& path) {
-  const checker ck{path};
+  const field_validator ck{path};
   baseline b;
   b.path = path;
   try {

@@ -31,7 +31,7 @@ void run_laws(const context& cx, run_output& o) {
   for (const auto& kv : diagnosis.items()) o.diagnosis.push(kv.second);
 }
 
-run_output run_all(context& cx) {
+run_output run_laws(context& cx) {
   run_output o;
   o.lib = cx.lib;
   auto plan = std::make_shared<unit_plan>(*cx.units);  // units counted afresh (posverify/shard.h)

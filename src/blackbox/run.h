@@ -28,6 +28,6 @@ void ensure_dir(const std::string& dir);
 
 /// Runs every law of cx.lib on every dtype it supports.
 void run_laws(const context& cx, run_output& o);
-run_output run_all(context& cx);
+run_output run_laws(context& cx);
 
 }  // namespace pv::blackbox

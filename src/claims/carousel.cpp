@@ -40,7 +40,7 @@ hp deg_gap(const hp& a, std::int64_t b) {
   return d > 180 ? hp(360 - d) : d;
 }
 
-PV_CLAIM("carousel.a", [](const context&) {
+PV_CLAIM("carousel.a", [](const claim_context&) {
   auto r = make("carousel.a",
                 "30 degrees a minute, A at 40, B at 100, 3 minutes: integer degrees mod 360, and "
                 "the seats through a RoPE rotation in mpfr, within 360 * 64 u degrees of the integers (a "
@@ -69,7 +69,7 @@ PV_CLAIM("carousel.a", [](const context&) {
   return r;
 });
 
-PV_CLAIM("carousel.b", [](const context&) {
+PV_CLAIM("carousel.b", [](const claim_context&) {
   auto r = make("carousel.b",
                 "ticket m seated at 30 m degrees mod 360: tickets 2, 5, 7, 10, their gaps, and "
                 "(30 (m + 3) - 30 m) mod 360 for every m = 0 .. 999; the gap also as the angle "
@@ -104,7 +104,7 @@ PV_CLAIM("carousel.b", [](const context&) {
   return r;
 });
 
-PV_CLAIM("carousel.c", [](const context&) {
+PV_CLAIM("carousel.c", [](const claim_context&) {
   auto r = make("carousel.c",
                 "one speed of 30 degrees: 15 x 30 mod 360; the period (smallest p > 0 with "
                 "30 p = 0 mod 360, by search); and in mpfr the RoPE dot of (1, 0) with itself at "
@@ -154,7 +154,7 @@ PV_CLAIM("carousel.c", [](const context&) {
   return r;
 });
 
-PV_CLAIM("carousel.d", [](const context&) {
+PV_CLAIM("carousel.d", [](const claim_context&) {
   auto r = make(
       "carousel.d",
       "theta 10000, d = 128 (64 speeds theta^(-2i/d)): slowest period 2 pi / w_63 in mpfr; then "

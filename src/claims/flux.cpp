@@ -26,7 +26,7 @@ std::size_t chapter_block_start(std::size_t a) {
   return s;
 }
 
-PV_CLAIM("flux.axes", [](const context&) {
+PV_CLAIM("flux.axes", [](const claim_context&) {
   const auto& P = printed_numbers::flux_axes;
   auto r = make("flux.axes",
                 "rope_flux<mpfr>() measured from outside: the vector (1, 0, 1, 0, ...) rotated "
@@ -144,7 +144,7 @@ hp angle_gap(const hp& a, const hp& b) {
   return d > ref::pi() ? hp(two_pi - d) : d;
 }
 
-PV_CLAIM("flux.same-row-col", [](const context&) {
+PV_CLAIM("flux.same-row-col", [](const claim_context&) {
   auto r = make("flux.same-row-col",
                 "FLUX layout, a 5 x 7 grid of patches (flux_grid_ids): angles of every pair read "
                 "back from the rotated vectors (atan2, mpfr); largest row-group angle gap over "
@@ -209,7 +209,7 @@ hp group_closed_form(const rope_layout<hp>& L, const hp* q, const hp* k, std::si
   return s;
 }
 
-PV_CLAIM("flux.separate-offsets", [](const context&) {
+PV_CLAIM("flux.separate-offsets", [](const claim_context&) {
   auto r = make("flux.separate-offsets",
                 "FLUX layout, fixed q, k (fixed_tokens salts 8, 9, 128 components), cell pairs "
                 "{((0,2,3),(0,5,1)), ((0,10,40),(0,0,63)), ((1,7,7),(0,7,20))}: rope_dot "
@@ -285,7 +285,7 @@ PV_CLAIM("flux.separate-offsets", [](const context&) {
   return r;
 });
 
-PV_CLAIM("flux.text-identity", [](const context&) {
+PV_CLAIM("flux.text-identity", [](const claim_context&) {
   auto r = make("flux.text-identity",
                 "FLUX layout, four fixed 128-component vectors (fixed_tokens salt 10) at the text "
                 "position (0, 0, 0): max |R x - x| in mpfr and float64, required to be exactly 0 "

@@ -9,7 +9,7 @@ namespace {
 using namespace pv;
 using namespace pv::claims;
 
-PV_CLAIM("sinusoid.wavelengths", [](const context&) {
+PV_CLAIM("sinusoid.wavelengths", [](const claim_context&) {
   const auto& P = printed_numbers::sinusoid_wavelengths;
   const std::string limit_text = std::to_string(P.limit_over_2pi) + " * 2 pi";  // as printed
   auto r = make("sinusoid.wavelengths",
@@ -67,7 +67,7 @@ PV_CLAIM("sinusoid.wavelengths", [](const context&) {
   return r;
 });
 
-PV_CLAIM("sinusoid.timestep-embedding", [](const context&) {
+PV_CLAIM("sinusoid.timestep-embedding", [](const claim_context&) {
   auto r = make(
       "sinusoid.timestep-embedding",
       "d = 320 (SD 1.x model_channels), steps t in {0, 1, 2, 10, 50, 100, 250, 500, 999}: the "
@@ -114,7 +114,7 @@ PV_CLAIM("sinusoid.timestep-embedding", [](const context&) {
   return r;
 });
 
-PV_CLAIM("sinusoid.linear-shift", [](const context&) {
+PV_CLAIM("sinusoid.linear-shift", [](const claim_context&) {
   auto r = make("sinusoid.linear-shift",
                 "d = 16, base 10000, m in {0, 1, 5, 100, 1000, 65536}, k in {1, 3, 17, 500, "
                 "2^20}: residual max |p(m + k) - M_k p(m)| with the fixed block-rotation map M_k "
@@ -148,7 +148,7 @@ PV_CLAIM("sinusoid.linear-shift", [](const context&) {
   return r;
 });
 
-PV_CLAIM("sinusoid.learned-similar", [](const context&) {
+PV_CLAIM("sinusoid.learned-similar", [](const claim_context&) {
   auto r = make("sinusoid.learned-similar",
                 "nothing computable: the claim reports a training experiment");
   r.result = verdict::not_checkable;
@@ -160,7 +160,7 @@ PV_CLAIM("sinusoid.learned-similar", [](const context&) {
   return r;
 });
 
-PV_CLAIM("additive.cross-terms", [](const context&) {
+PV_CLAIM("additive.cross-terms", [](const claim_context&) {
   auto r = make("additive.cross-terms",
                 "d = 8, fixed contents x_3, x_11 (fixed_tokens salt 5), sinusoid p(3), p(11) "
                 "(base 10000), fixed Wq, Wk (salts 6, 7): ((x_m + p_m) Wq) . ((x_n + p_n) Wk) "
@@ -225,7 +225,7 @@ hp rope_closed_form(const rope_layout<hp>& L, const hp* q, const hp* k, double d
   return s;
 }
 
-PV_CLAIM("rope.relative", [](const context&) {
+PV_CLAIM("rope.relative", [](const claim_context&) {
   auto r = make("rope.relative",
                 "d = 8, theta 10000, both pairings (adjacent, halves), fixed q, k (fixed_tokens "
                 "salts 6, 7), positions (m, n) in {(0,0), (2,5), (7,10), (100,3), (1000,1003), "

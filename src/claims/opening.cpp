@@ -11,7 +11,7 @@ using namespace pv::claims;
 // perm.six-cells: six cells of a one-row picture, four channels each, fixed
 // entries (inputs.h six_cell_input(), the input of the bitwise study and the
 // exhaustive proof too), shuffled into [5, 2, 4, 0, 1, 3].
-PV_CLAIM("perm.six-cells", [](const context&) {
+PV_CLAIM("perm.six-cells", [](const claim_context&) {
   auto r = make("perm.six-cells",
                 "self-attention (identity projections, 1/sqrt(d) scale) of six cells x 4 channels "
                 "with fixed entries " + std::string(six_cell_formula) + " (in float64), against the "
@@ -75,7 +75,7 @@ matrix<double> embed(const std::vector<std::string>& words) {
   return X;
 }
 
-PV_CLAIM("perm.word-order", [](const context&) {
+PV_CLAIM("perm.word-order", [](const claim_context&) {
   auto r = make("perm.word-order",
                 "self-attention with fixed projections Wq, Wk, Wv (entries fixed_entry, salts 2, "
                 "3, 4) over fixed word vectors: output row of 'bit' in 'the dog bit the man' "
@@ -116,7 +116,7 @@ PV_CLAIM("perm.word-order", [](const context&) {
   return r;
 });
 
-PV_CLAIM("perm.picture-rows", [](const context&) {
+PV_CLAIM("perm.picture-rows", [](const claim_context&) {
   auto r = make("perm.picture-rows",
                 "self-attention of a 4 x 3 picture (12 cells x 4 channels, fixed entries, salt 3) "
                 "flipped upside down: max |A(FX) - F A(X)| in mpfr against the reference's "

@@ -48,7 +48,7 @@ bool agrees_rows(const matrix<hp>& m, const printed_rows& rows, const std::strin
   return ok;
 }
 
-PV_CLAIM("p5.no-encoding", [](const context&) {
+PV_CLAIM("p5.no-encoding", [](const claim_context&) {
   auto r = make("p5.no-encoding",
                 "self-attention in mpfr of [a, b, c] and of [c, a, b], compared with the "
                 "chapter's printed vectors at 3 decimals (the printed [c, a, b] rows are the "
@@ -84,7 +84,7 @@ PV_CLAIM("p5.no-encoding", [](const context&) {
   return r;
 });
 
-PV_CLAIM("p5.why", [](const context& ctx) {
+PV_CLAIM("p5.why", [](const claim_context& ctx) {
   auto r = make("p5.why",
                 "backed by the property attention.permutation_equivariance (its verdict and case "
                 "count in this run); and directly: the softmax weights of [c, a, b] are those of "
@@ -152,7 +152,7 @@ std::pair<matrix<hp>, matrix<hp>> c_outputs(const matrix<hp>& P) {
   return {c2, c0};
 }
 
-PV_CLAIM("p5.with-encoding", [](const context&) {
+PV_CLAIM("p5.with-encoding", [](const claim_context&) {
   const auto& T = printed_numbers::p5_with_encoding;
   auto r = make("p5.with-encoding",
                 "the 2-d sinusoid (sin m, cos m) added at positions 0, 1, 2, once exact (mpfr) and "
@@ -210,7 +210,7 @@ PV_CLAIM("p5.with-encoding", [](const context&) {
   return r;
 });
 
-PV_CLAIM("p5.conv-first", [](const context&) {
+PV_CLAIM("p5.conv-first", [](const claim_context&) {
   auto r = make("p5.conv-first",
                 "a, b, c as a 1 x 3 grid of cells, a zero-padded 3 x 3 convolution (2 -> 2 "
                 "channels, fixed weights fixed_entry salt 11, no bias) in front of self-attention: "

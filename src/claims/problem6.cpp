@@ -25,7 +25,7 @@ large_law permutation_law_f64(const matrix<double>& X, const permutation& perm) 
   return {static_cast<double>(o.max_abs_diff), static_cast<double>(o.max_bound), o.within};
 }
 
-PV_CLAIM("p6.sd-no-encoding", [](const context&) {
+PV_CLAIM("p6.sd-no-encoding", [](const claim_context&) {
   const auto& P = printed_numbers::p6_sd_no_encoding;
   const std::size_t side = static_cast<std::size_t>(P.side), n = side * side;
   const std::string sides = std::to_string(side), cells = std::to_string(n);
@@ -64,7 +64,7 @@ PV_CLAIM("p6.sd-no-encoding", [](const context&) {
   return r;
 });
 
-PV_CLAIM("p6.attention-only-blind", [](const context&) {
+PV_CLAIM("p6.attention-only-blind", [](const claim_context&) {
   auto r = make("p6.attention-only-blind",
                 "an 8 x 8 picture (4 channels, fixed_tokens salt 13) and the same picture upside "
                 "down (cube above ball vs ball above cube): max |A(FX) - F A(X)| in mpfr against "
@@ -90,7 +90,7 @@ conv3x3<hp> fixed_kernel(std::size_t ci, std::size_t co, std::size_t salt) {
   return k;
 }
 
-PV_CLAIM("p6.conv-carries-neighbours", [](const context&) {
+PV_CLAIM("p6.conv-carries-neighbours", [](const claim_context&) {
   auto r = make("p6.conv-carries-neighbours",
                 "a 6 x 5 picture (2 channels, salt 15) through a fixed zero-padded 3 x 3 "
                 "convolution (2 -> 2, salt 14): max |conv(FX) - F conv(X)| for the up-down flip "
@@ -129,7 +129,7 @@ PV_CLAIM("p6.conv-carries-neighbours", [](const context&) {
   return r;
 });
 
-PV_CLAIM("p6.identical-centres", [](const context&) {
+PV_CLAIM("p6.identical-centres", [](const claim_context&) {
   auto r = make("p6.identical-centres",
                 "a 9 x 9 picture periodic in the column with period 3 (2 channels, salt 16), so "
                 "cells (4, 3) and (4, 6) have identical 3 x 3 surroundings: their outputs after a "
@@ -162,7 +162,7 @@ PV_CLAIM("p6.identical-centres", [](const context&) {
   return r;
 });
 
-PV_CLAIM("p6.conv-position-unmeasured", [](const context&) {
+PV_CLAIM("p6.conv-position-unmeasured", [](const claim_context&) {
   auto r = make("p6.conv-position-unmeasured",
                 "a constant 16 x 16 picture (one channel, all ones) through k = 1 .. 4 stacked "
                 "zero-padded 3 x 3 convolutions with the fixed kernel w(dr, dc) = (1 + 3 dr + "
@@ -248,7 +248,7 @@ PV_CLAIM("p6.conv-position-unmeasured", [](const context&) {
   return r;
 });
 
-PV_CLAIM("p6.flux-bag", [](const context&) {
+PV_CLAIM("p6.flux-bag", [](const claim_context&) {
   auto r = make(
       "p6.flux-bag",
       "tokens = (1024 / 8 / 2)^2 (VAE factor 8, patch 2); without encoding the permutation law "

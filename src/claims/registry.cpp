@@ -4,7 +4,7 @@
 
 namespace pv::claims {
 
-const property_result* context::property(const std::string& id) const {
+const property_result* claim_context::property(const std::string& id) const {
   if (!properties) return nullptr;
   for (const auto& p : *properties)
     if (p.id == id) return &p;
@@ -16,7 +16,7 @@ std::vector<proof_def>& proofs() {
   return p;
 }
 
-std::vector<claim_def>& registry() {
+std::vector<claim_def>& claim_registry() {
   static std::vector<claim_def> r;
   return r;
 }
@@ -115,13 +115,13 @@ void apply_proof_verdicts(claim_result& r) {
   r.qualification = "a proof or certificate came out other than expected: " + list + "." + before;
 }
 
-std::vector<claim_result> run_all(const context& ctx, const std::function<bool(std::size_t)>& keep) {
+std::vector<claim_result> run_claims(const claim_context& ctx, const std::function<bool(std::size_t)>& keep) {
   std::vector<claim_result> out;
   for (std::size_t i = 0; i < catalogue().size(); ++i) {
     const auto& e = catalogue()[i];
     if (keep && !keep(i)) continue;
     const claim_def* def = nullptr;
-    for (const auto& d : registry())
+    for (const auto& d : claim_registry())
       if (d.id == e.id) def = &d;
     if (!def) {
       claim_result r = make(e.id, "—");
@@ -135,7 +135,7 @@ std::vector<claim_result> run_all(const context& ctx, const std::function<bool(s
   return out;
 }
 
-claim_result run_claim(const catalogue_entry& e, const claim_def& def, const context& ctx) {
+claim_result run_claim(const catalogue_entry& e, const claim_def& def, const claim_context& ctx) {
   try {
     claim_result r = def.compute(ctx);
     r.id = e.id;

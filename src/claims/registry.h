@@ -13,7 +13,7 @@ namespace pv::claims {
 
 /// What a claim may consult: the run's seed and the property results (a
 /// claim such as p5.why is backed by a property).
-struct context {
+struct claim_context {
   std::uint64_t seed = 1;
   const std::vector<property_result>* properties = nullptr;
   /// A property the run did not run (a shard's, posverify/shard.h): runs it
@@ -29,10 +29,10 @@ struct context {
 
 struct claim_def {
   std::string id;
-  std::function<claim_result(const context&)> compute;
+  std::function<claim_result(const claim_context&)> compute;
 };
 
-std::vector<claim_def>& registry();
+std::vector<claim_def>& claim_registry();
 
 /// Every id of CLAIMS.md, in the catalogue's order, with its section.
 struct catalogue_entry {
@@ -43,14 +43,14 @@ const std::vector<catalogue_entry>& catalogue();
 std::string section_of(const std::string& id);
 
 struct registrar {
-  registrar(std::string id, std::function<claim_result(const context&)> f) {
-    registry().push_back({std::move(id), std::move(f)});
+  registrar(std::string id, std::function<claim_result(const claim_context&)> f) {
+    claim_registry().push_back({std::move(id), std::move(f)});
   }
 };
 
 #define PV_CLAIM_CAT2(a, b) a##b
 #define PV_CLAIM_CAT(a, b) PV_CLAIM_CAT2(a, b)
-/// PV_CLAIM("id", [](const pv::claims::context& ctx) { ... return result; });
+/// PV_CLAIM("id", [](const pv::claims::claim_context& ctx) { ... return result; });
 #define PV_CLAIM(id, ...) \
   static const ::pv::claims::registrar PV_CLAIM_CAT(pv_claim_, __LINE__){id, __VA_ARGS__}
 
@@ -60,16 +60,16 @@ struct registrar {
 struct proof_def {
   std::string claim_id;
   std::string name;
-  std::function<void(const context&, claim_result&)> attach;
+  std::function<void(const claim_context&, claim_result&)> attach;
 };
 std::vector<proof_def>& proofs();
 struct proof_registrar {
   proof_registrar(std::string id, std::string name,
-                  std::function<void(const context&, claim_result&)> f) {
+                  std::function<void(const claim_context&, claim_result&)> f) {
     proofs().push_back({std::move(id), std::move(name), std::move(f)});
   }
 };
-/// PV_CLAIM_PROOF("id", "name", [](const context&, claim_result& r) { ... });
+/// PV_CLAIM_PROOF("id", "name", [](const claim_context&, claim_result& r) { ... });
 #define PV_CLAIM_PROOF(id, name, ...) \
   static const ::pv::claims::proof_registrar PV_CLAIM_CAT(pv_proof_, __LINE__){id, name, __VA_ARGS__}
 
@@ -83,12 +83,12 @@ void apply_proof_verdicts(claim_result& r);
 /// registered function is reported as `fails` with the qualification
 /// "not implemented", so a gap cannot hide.
 /// keep(i): whether to run the i-th claim of the catalogue (a shard runs some).
-std::vector<claim_result> run_all(const context& ctx, const std::function<bool(std::size_t)>& keep = {});
+std::vector<claim_result> run_claims(const claim_context& ctx, const std::function<bool(std::size_t)>& keep = {});
 
 /// Runs one claim and its proofs. A claim whose computation (or a proof of
 /// it) throws comes back as `fails`, its qualification naming the error, so
 /// that one claim cannot lose the whole report.
-claim_result run_claim(const catalogue_entry& e, const claim_def& def, const context& ctx);
+claim_result run_claim(const catalogue_entry& e, const claim_def& def, const claim_context& ctx);
 
 /// A fresh result for `id` with its section filled in.
 claim_result make(const std::string& id, const std::string& checked);

@@ -82,7 +82,7 @@ std::vector<T> speeds_of(const horizon_row& r) {
                         w.begin() + static_cast<std::ptrdiff_t>(r.first_pair + r.n_pairs));
 }
 
-PV_CLAIM_PROOF("carousel.d", "horizon_under_model_scalings", [](const context& ctx, claim_result& r) {
+PV_CLAIM_PROOF("carousel.d", "horizon_under_model_scalings", [](const claim_context& ctx, claim_result& r) {
   if (!ctx.studies) return;  // no verdict in it (the fault matrix skips it)
   const double eps = 1.0 * std::numbers::pi / 180;  // carousel.d's eps, 1 degree
   const std::int64_t limit = 10000000;              // and its search range

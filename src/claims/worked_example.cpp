@@ -47,7 +47,7 @@ hp additive_unit_dot(double m, double n) {
   return (1 + P(0, 0)) * (1 + P(1, 0)) + P(0, 1) * P(1, 1);
 }
 
-PV_CLAIM("rope.example-30deg", [](const context&) {
+PV_CLAIM("rope.example-30deg", [](const claim_context&) {
   auto r = make("rope.example-30deg",
                 "q = k = (1, 0), one pair turning 30 degrees (pi/6, mpfr) per position: "
                 "rope_dot at (2, 5), (7, 10), (3, 4); each compared with the chapter's printed "
@@ -104,7 +104,7 @@ PV_CLAIM("rope.example-30deg", [](const context&) {
   return r;
 });
 
-PV_CLAIM("additive.example", [](const context&) {
+PV_CLAIM("additive.example", [](const claim_context&) {
   auto r = make("additive.example",
                 "q = k = (1, 0) plus the 2-d sinusoid p(m) = (sin m, cos m) (1 rad per "
                 "position): (q + p(2)).(k + p(5)) and (q + p(7)).(k + p(10)) in mpfr, compared "
@@ -136,7 +136,7 @@ PV_CLAIM("additive.example", [](const context&) {
   return r;
 });
 
-PV_CLAIM("rope.distance-only", [](const context&) {
+PV_CLAIM("rope.distance-only", [](const claim_context&) {
   auto r = make("rope.distance-only",
                 "q = k = (1, 0), and the second pair q = (3/5, 4/5), k = (-7/25, 24/25); for "
                 "distances 1, 2, 3, 5 and starts m = 0 .. 20: the spread (max - min over m) of "
@@ -183,7 +183,7 @@ PV_CLAIM("rope.distance-only", [](const context&) {
   return r;
 });
 
-PV_CLAIM("rope.multi-frequency", [](const context&) {
+PV_CLAIM("rope.multi-frequency", [](const claim_context&) {
   auto r = make("rope.multi-frequency",
                 "theta 10000, d = 128: the 64 speeds theta^(-2i/d) (geometric_speeds, mpfr); "
                 "wavelengths of the fastest and slowest pair, the angle each turns between "

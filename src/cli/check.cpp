@@ -293,11 +293,11 @@ int run(const std::vector<std::string>& args) {
     context count = cx;
     count.units = std::make_shared<unit_plan>(*cx.units);
     count.units->count_only = true;
-    const long all = run_all(count).units, s = cx.units->spec.total, k = cx.units->spec.index;
+    const long all = run_laws(count).units, s = cx.units->spec.total, k = cx.units->spec.index;
     bar = std::make_unique<progress>("check " + cx.lib.name, "laws and RoPE configurations", (all - k + s - 1) / s);
     cx.units->done = [&bar] { bar->step(); };
   }
-  auto o = run_all(cx);
+  auto o = run_laws(cx);
   if (bar) bar->finish();
   if (!cx.only_law.empty() && o.laws.empty() && !cx.units->spec.sharded()) {  // a shard: another may have it
     std::string known;

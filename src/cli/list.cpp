@@ -11,7 +11,7 @@ int cmd_list() {
   std::cout << "claims:\n";
   for (const auto& e : pv::claims::catalogue()) std::cout << "  " << e.id << "\n";
   std::cout << "properties:\n";
-  for (const auto& p : pv::prop::registry()) std::cout << "  " << p.id << "  " << p.law << "\n";
+  for (const auto& p : pv::prop::property_registry()) std::cout << "  " << p.id << "  " << p.law << "\n";
   return 0;
 }
 

@@ -94,7 +94,7 @@ int cmd_verify(const std::vector<std::string>& args) {
   rep.version = POSVERIFY_VERSION;
   rep.precision_bits = pv::ref::precision_bits();
   rep.seed = std::to_string(opt.seed);
-  const long n_props = long(pv::prop::registry().size()), n_units = n_props + long(pv::claims::catalogue().size());
+  const long n_props = long(pv::prop::property_registry().size()), n_units = n_props + long(pv::claims::catalogue().size());
   long mine = 0;
   for (long u = 0; u < n_units; ++u) mine += sh.mine(u);
   progress bar("verify", "properties and claims", mine);
@@ -106,7 +106,7 @@ int cmd_verify(const std::vector<std::string>& args) {
   bar.step(0);
   for (long i = 0; i < n_props; ++i) {
     if (!sh.mine(i)) continue;
-    auto r = pv::prop::run_property(pv::prop::registry()[std::size_t(i)], opt);
+    auto r = pv::prop::run_property(pv::prop::property_registry()[std::size_t(i)], opt);
     bar.clear();  // the result line, then the progress line again
     std::cout << std::flush;
     print_property(r, std::cout);
@@ -116,7 +116,7 @@ int cmd_verify(const std::vector<std::string>& args) {
     prop_units.push_back(i);
     bar.step();
   }
-  pv::claims::context ctx;
+  pv::claims::claim_context ctx;
   ctx.seed = opt.seed;
   ctx.properties = &rep.properties;
   std::deque<property_result> others;  // a claim backed by another shard's property runs it here
@@ -127,7 +127,7 @@ int cmd_verify(const std::vector<std::string>& args) {
       others.push_back(pv::prop::run_property(*p, opt));
       return &others.back();
     };
-  rep.claims = pv::claims::run_all(ctx, [&](std::size_t i) {
+  rep.claims = pv::claims::run_claims(ctx, [&](std::size_t i) {
     if (!sh.mine(n_props + long(i))) return false;
     claim_units.push_back(n_props + long(i));
     bar.step();  // counted as it starts: the claims report nothing while they run

@@ -30,12 +30,12 @@ one_run run_once(const fault_matrix_options& o) {
   prop::run_options po;
   po.seed = o.seed;
   po.cases = o.property_cases;
-  for (const auto& p : prop::registry()) r.properties.push_back(prop::run_property(p, po));
-  claims::context ctx;
+  for (const auto& p : prop::property_registry()) r.properties.push_back(prop::run_property(p, po));
+  claims::claim_context ctx;
   ctx.seed = o.seed;
   ctx.properties = &r.properties;
   ctx.studies = false;  // verdicts only: a study without a verdict cannot flip
-  r.claims = claims::run_all(ctx);
+  r.claims = claims::run_claims(ctx);
   return r;
 }
 

@@ -35,8 +35,8 @@ json run_mutation(blackbox::context& cx, const std::vector<std::string>& libs) {
       std::cout << "  ??    " << name << ": " << e.what() << "\n";
       continue;
     }
-    if (!cx.accuracy_given) cx.accuracy = accuracy_class{};  // run_all reads the plugin's own
-    auto o = run_all(cx);
+    if (!cx.accuracy_given) cx.accuracy = accuracy_class{};  // run_laws reads the plugin's own
+    auto o = run_laws(cx);
     const std::string acc = cx.accuracy.name.empty() ? "dtype" : cx.accuracy.name;
     const law_result* first = nullptr;
     int nfail = 0;

@@ -11,13 +11,13 @@
 
 namespace pv::prop {
 
-std::vector<property_def>& registry() {
+std::vector<property_def>& property_registry() {
   static std::vector<property_def> r;
   return r;
 }
 
 const property_def* find_property(const std::string& id) {
-  for (const auto& p : registry())
+  for (const auto& p : property_registry())
     if (p.id == id) return &p;
   return nullptr;
 }

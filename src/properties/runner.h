@@ -21,13 +21,13 @@ struct property_def {
   std::function<rc::detail::Property()> make;
 };
 
-std::vector<property_def>& registry();
+std::vector<property_def>& property_registry();
 const property_def* find_property(const std::string& id);
 
 struct registrar {
   template <class Testable>
   registrar(std::string id, std::string law, std::string tolerance, Testable t) {
-    registry().push_back({std::move(id), std::move(law), std::move(tolerance),
+    property_registry().push_back({std::move(id), std::move(law), std::move(tolerance),
                           [t] { return rc::detail::toProperty(t); }});
   }
 };

@@ -36,7 +36,7 @@ TEST(ClaimsCatalogue, EveryIdOfClaimsMdIsImplemented) {
   std::set<std::string> catalogued;
   for (const auto& e : catalogue()) catalogued.insert(e.id);
   std::set<std::string> registered;
-  for (const auto& d : registry()) registered.insert(d.id);
+  for (const auto& d : claim_registry()) registered.insert(d.id);
   for (const auto& id : ids) {
     EXPECT_TRUE(catalogued.count(id)) << id << " is missing from registry.cpp's catalogue";
     EXPECT_TRUE(registered.count(id)) << id << " has no PV_CLAIM";
@@ -75,7 +75,7 @@ void expect_value_format(const std::string& where, const json& v) {
 }
 
 TEST(ClaimsCatalogue, NoClaimReportsNotImplemented) {
-  auto results = run_all(context{});
+  auto results = run_claims(claim_context{});
   ASSERT_EQ(results.size(), catalogue().size());
   for (const auto& r : results) {
     EXPECT_FALSE(r.qualification && r.qualification->find("not implemented") != std::string::npos)

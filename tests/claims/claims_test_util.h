@@ -15,9 +15,9 @@
 
 namespace pv::claims::test {
 
-/// Runs the registered claim `id` (not through run_all, so proofs are not attached).
-inline claim_result run_claim(const std::string& id, const context& ctx = {}) {
-  for (const auto& d : registry())
+/// Runs the registered claim `id` (not through run_claims, so proofs are not attached).
+inline claim_result run_claim(const std::string& id, const claim_context& ctx = {}) {
+  for (const auto& d : claim_registry())
     if (d.id == id) return d.compute(ctx);
   throw std::runtime_error("no claim registered as " + id);
 }

@@ -86,9 +86,9 @@ TEST(PlantedFaults, IntegerExponentFlipsTheSpeedLadderClaims) {
 // causal mask the sequential reorders leave the reorder bound, and both the
 // sentence and the study's verdict say so.
 TEST(PlantedFaults, BitwiseStudyConclusionFollowsTheBoundCheck) {
-  context ctx;
+  claim_context ctx;
   auto verdict_of = [&] {
-    for (auto& r : run_all(ctx))
+    for (auto& r : run_claims(ctx))
       if (r.id == "perm.six-cells") return r;
     throw std::runtime_error("perm.six-cells missing");
   };

@@ -24,7 +24,7 @@ TEST(Problem5Claims, NoEncodingClosedForm) {
 }
 
 TEST(Problem5Claims, WhyFollowsThePropertyResult) {
-  context ctx;
+  claim_context ctx;
   std::vector<property_result> props(1);
   props[0].id = "attention.permutation_equivariance";
   props[0].verdict = verdict::passed;
@@ -36,7 +36,7 @@ TEST(Problem5Claims, WhyFollowsThePropertyResult) {
   EXPECT_TRUE(near_zero(value(r, "weights_max_abs_diff_hp"), 1e-70));
   props[0].verdict = verdict::failed;
   EXPECT_EQ(run_claim("p5.why", ctx).result, verdict::fails);
-  EXPECT_EQ(run_claim("p5.why", context{}).result, verdict::not_checkable);
+  EXPECT_EQ(run_claim("p5.why", claim_context{}).result, verdict::not_checkable);
 }
 
 mp_rows encoded(const mp_rows& tokens, const mp_rows& pe) {

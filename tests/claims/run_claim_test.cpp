@@ -16,10 +16,10 @@ const catalogue_entry& first_entry() {
 }
 
 TEST(RunClaim, AClaimThatThrowsFailsWithItsMessage) {
-  const claim_def boom{first_entry().id, [](const context&) -> claim_result {
+  const claim_def boom{first_entry().id, [](const claim_context&) -> claim_result {
                          throw std::runtime_error("table of printed numbers is empty");
                        }};
-  const claim_result r = run_claim(first_entry(), boom, context{});
+  const claim_result r = run_claim(first_entry(), boom, claim_context{});
   EXPECT_EQ(r.id, first_entry().id);
   EXPECT_EQ(r.section, first_entry().section);
   EXPECT_EQ(r.result, verdict::fails);
@@ -29,12 +29,12 @@ TEST(RunClaim, AClaimThatThrowsFailsWithItsMessage) {
 }
 
 TEST(RunClaim, AClaimThatReturnsKeepsItsVerdict) {
-  const claim_def fine{first_entry().id, [](const context&) {
+  const claim_def fine{first_entry().id, [](const claim_context&) {
                          claim_result r;
                          r.result = verdict::holds;
                          return r;
                        }};
-  const claim_result r = run_claim(first_entry(), fine, context{});
+  const claim_result r = run_claim(first_entry(), fine, claim_context{});
   EXPECT_EQ(r.result, verdict::holds);
   EXPECT_EQ(r.id, first_entry().id);
 }

@@ -36,7 +36,7 @@ const json& study() {
     for (const auto& p : proofs())
       if (p.claim_id == "carousel.d" && p.name == "horizon_under_model_scalings") {
         claim_result r;
-        p.attach(context{}, r);
+        p.attach(claim_context{}, r);
         return *r.extra.find("horizon_under_model_scalings");
       }
     throw std::runtime_error("no horizon study attached to carousel.d");

@@ -48,7 +48,7 @@ std::string test_name(const std::string& id) {
 
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
-  for (const auto& p : pv::prop::registry()) {
+  for (const auto& p : pv::prop::property_registry()) {
     const auto* def = &p;
     ::testing::RegisterTest("property", test_name(p.id).c_str(), nullptr, nullptr, __FILE__,
                             __LINE__, [def]() -> ::testing::Test* { return new property_test(def); });

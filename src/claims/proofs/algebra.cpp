@@ -558,15 +558,15 @@ json exact_algebra(const std::string& family, const std::vector<algebraic_result
 
 // The proofs do not depend on the run's seed: each is computed once per
 // process (function-local statics) and copied into every report.
-PV_CLAIM_PROOF("rope.relative", "exact algebra", [](const pv::claims::context&, pv::claim_result& r) {
+PV_CLAIM_PROOF("rope.relative", "exact algebra", [](const pv::claims::claim_context&, pv::claim_result& r) {
   static const pv::json j = pv::proofs::exact_algebra("RoPE", pv::proofs::rope_algebraic_laws());
   pv::proofs::add_proof(r, "exact_algebra", j);
 });
-PV_CLAIM_PROOF("flux.separate-offsets", "exact algebra", [](const pv::claims::context&, pv::claim_result& r) {
+PV_CLAIM_PROOF("flux.separate-offsets", "exact algebra", [](const pv::claims::claim_context&, pv::claim_result& r) {
   static const pv::json j = pv::proofs::exact_algebra("FLUX", {pv::proofs::flux_decomposition_law()});
   pv::proofs::add_proof(r, "exact_algebra", j);
 });
-PV_CLAIM_PROOF("sinusoid.linear-shift", "exact algebra", [](const pv::claims::context&, pv::claim_result& r) {
+PV_CLAIM_PROOF("sinusoid.linear-shift", "exact algebra", [](const pv::claims::claim_context&, pv::claim_result& r) {
   static const pv::json j = pv::proofs::exact_algebra("sinusoid", pv::proofs::sinusoid_shift_laws());
   pv::proofs::add_proof(r, "exact_algebra", j);
 });

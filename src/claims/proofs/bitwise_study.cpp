@@ -155,6 +155,6 @@ json to_json(const std::vector<study_cell>& cells, std::uint64_t seed) {
 
 }  // namespace pv::proofs
 
-PV_CLAIM_PROOF("perm.six-cells", "bitwise study", [](const pv::claims::context& ctx, pv::claim_result& r) {
+PV_CLAIM_PROOF("perm.six-cells", "bitwise study", [](const pv::claims::claim_context& ctx, pv::claim_result& r) {
   r.extra.set("bitwise_study", pv::proofs::to_json(pv::proofs::bitwise_study(ctx.seed, 20), ctx.seed));
 });

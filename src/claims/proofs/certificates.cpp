@@ -540,14 +540,14 @@ void attach_certificates(const std::string& id, pv::claim_result& r) {
 const bool certificates_registered = [] {
   for (const auto& id : pv::proofs::certified_claim_ids())
     pv::claims::proofs().push_back(
-        {id, "certificate", [id](const pv::claims::context&, pv::claim_result& r) { attach_certificates(id, r); }});
+        {id, "certificate", [id](const pv::claims::claim_context&, pv::claim_result& r) { attach_certificates(id, r); }});
   return true;
 }();
 
 }  // namespace
 
 // Which reading of the additive example reproduces both printed figures.
-PV_CLAIM_PROOF("additive.example", "reading", [](const pv::claims::context&, pv::claim_result& r) {
+PV_CLAIM_PROOF("additive.example", "reading", [](const pv::claims::claim_context&, pv::claim_result& r) {
   using namespace pv::proofs;
   const auto& printed = pv::claims::printed_numbers::additive_example;
   pv::json readings = pv::json::array();
@@ -564,7 +564,7 @@ PV_CLAIM_PROOF("additive.example", "reading", [](const pv::claims::context&, pv:
 });
 
 PV_CLAIM_PROOF("p5.with-encoding", "symmetry broken in every order",
-               [](const pv::claims::context&, pv::claim_result& r) {
+               [](const pv::claims::claim_context&, pv::claim_result& r) {
                  pv::proofs::add_proof(r, "every_order_breaks_symmetry",
                                        pv::proofs::p5_encoding_breaks_every_order());
                });

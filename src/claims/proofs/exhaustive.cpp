@@ -228,19 +228,19 @@ json single_speed_proofs() {
 
 }  // namespace pv::proofs
 
-PV_CLAIM_PROOF("perm.six-cells", "exhaustive orders", [](const pv::claims::context&, pv::claim_result& r) {
+PV_CLAIM_PROOF("perm.six-cells", "exhaustive orders", [](const pv::claims::claim_context&, pv::claim_result& r) {
   static const pv::json j = pv::proofs::six_cell_proof();  // seed-independent: once per process
   pv::proofs::add_proof(r, "exhaustive_orders", j);
 });
-PV_CLAIM_PROOF("p5.no-encoding", "exhaustive orders", [](const pv::claims::context&, pv::claim_result& r) {
+PV_CLAIM_PROOF("p5.no-encoding", "exhaustive orders", [](const pv::claims::claim_context&, pv::claim_result& r) {
   static const pv::json j = pv::proofs::p5_orders_proof();  // seed-independent: once per process
   pv::proofs::add_proof(r, "exhaustive_orders", j);
 });
-PV_CLAIM_PROOF("rope.example-30deg", "exhaustive box", [](const pv::claims::context&, pv::claim_result& r) {
+PV_CLAIM_PROOF("rope.example-30deg", "exhaustive box", [](const pv::claims::claim_context&, pv::claim_result& r) {
   static const pv::json j = pv::proofs::rope30_box_proof();  // seed-independent: once per process
   pv::proofs::add_proof(r, "exhaustive_box", j);
 });
-PV_CLAIM_PROOF("carousel.c", "single speed", [](const pv::claims::context&, pv::claim_result& r) {
+PV_CLAIM_PROOF("carousel.c", "single speed", [](const pv::claims::claim_context&, pv::claim_result& r) {
   static const pv::json j = pv::proofs::single_speed_proofs();  // seed-independent: once per process
   pv::proofs::add_proof(r, "single_speed", j);
 });

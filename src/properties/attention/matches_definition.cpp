@@ -11,7 +11,7 @@ using namespace pv;
 namespace law = pv::laws::matches_definition;
 
 template <class T>
-void check_type(const matrix<double>& Q0, const matrix<double>& K0, const matrix<double>& V0,
+void compare_in_type(const matrix<double>& Q0, const matrix<double>& K0, const matrix<double>& V0,
                 const law::definition& def) {
   law::evaluate<T>(Q0, K0, V0, def, [](const law::entry<T>& e) {
     if (!(e.diff <= e.bound))
@@ -36,7 +36,7 @@ PV_PROPERTY(law::id, law::statement("n_q, n_k in 1..8, d, d_v in 1..8, mixed mag
               const auto K = *gen::tokens({nk, nk, d, d, false, true});
               const auto V = *gen::tokens({nk, nk, dv, dv, false, true});
               const auto def = law::define(Q, K, V);
-              check_type<hp>(Q, K, V, def);
-              check_type<double>(Q, K, V, def);
-              check_type<float>(Q, K, V, def);
+              compare_in_type<hp>(Q, K, V, def);
+              compare_in_type<double>(Q, K, V, def);
+              compare_in_type<float>(Q, K, V, def);
             });

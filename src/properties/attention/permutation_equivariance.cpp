@@ -10,7 +10,7 @@ using namespace pv;
 namespace law = pv::laws::permutation_equivariance;
 
 template <class T>
-void check_type(const matrix<double>& X0, const projections<double>& W0, const permutation& perm) {
+void compare_in_type(const matrix<double>& X0, const projections<double>& W0, const permutation& perm) {
   // The exps of a (query, key) pair are bitwise the same in both runs; only
   // the order of the sums over keys differs, so the reorder bound applies.
   law::evaluate_attention<T>(X0, perm, W0, reduction::sequential, [](const law::entry<T>& e) {
@@ -65,7 +65,7 @@ PV_PROPERTY(law::id,
               RC_CLASSIFY(W.wq.rows != 0, "with projections");
               RC_CLASSIFY(X0.rows >= 12, "n >= 12 tokens");
               RC_CLASSIFY(X0.cols >= 9, "d >= 9");
-              check_type<hp>(X0, W, perm);
-              check_type<double>(X0, W, perm);
-              check_type<float>(X0, W, perm);
+              compare_in_type<hp>(X0, W, perm);
+              compare_in_type<double>(X0, W, perm);
+              compare_in_type<float>(X0, W, perm);
             });

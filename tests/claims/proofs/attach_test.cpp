@@ -23,7 +23,7 @@ TEST(ProofAttachments, AttachToCataloguedClaimsWithoutTouchingValues) {
     r.result = pv::verdict::holds_qualified;
     const auto values = r.values.dump(), printed = r.printed.dump();
     const auto t0 = std::chrono::steady_clock::now();
-    pf.attach(pv::claims::context{}, r);
+    pf.attach(pv::claims::claim_context{}, r);
     std::cout << pf.claim_id << " / " << pf.name << ": "
               << std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() << " s\n";
     EXPECT_EQ(r.values.dump(), values) << pf.claim_id;
@@ -42,7 +42,7 @@ TEST(ProofAttachments, AttachToCataloguedClaimsWithoutTouchingValues) {
 TEST(ProofAttachments, SeveralProofsShareOneClaim) {
   pv::claim_result r = pv::claims::make("perm.six-cells", "stand-in");
   for (const auto& pf : pv::claims::proofs())
-    if (pf.claim_id == "perm.six-cells") pf.attach(pv::claims::context{}, r);
+    if (pf.claim_id == "perm.six-cells") pf.attach(pv::claims::claim_context{}, r);
   ASSERT_NE(r.extra.find("proof"), nullptr);
   EXPECT_NE(r.extra.find("proof")->find("exhaustive_orders"), nullptr);
   ASSERT_NE(r.extra.find("bitwise_study"), nullptr);
