@@ -34,7 +34,10 @@ class law_run {
 
   /// Indices of the cases to run (all, or the replayed one).
   std::vector<int> case_indices() const;
-  rng rng_for(int k) const { return case_rng(cx_.seed, r_.base_id + "/" + r_.config, k); }
+  rng rng_for(int k) const { return case_rng(cx_.seed, case_stream_ + "/" + r_.config, k); }
+  /// Seeds the cases from `stream` instead of the law's id: a law whose id
+  /// changed keeps the cases (and so the replay commands) of its old id.
+  void seed_cases_from(std::string stream) { case_stream_ = std::move(stream); }
   bool selected() const;
 
   std::size_t add(call c) { calls_.push_back(std::move(c)); return calls_.size() - 1; }
@@ -74,6 +77,7 @@ class law_run {
   std::string replay_of(int k) const;
   const context& cx_;
   law_result r_;
+  std::string case_stream_;  ///< the id the cases are seeded from (the law's, unless seed_cases_from)
   std::vector<call> calls_;
   std::vector<result> res_;
 };
