@@ -25,15 +25,7 @@ law_run::law_run(const context& cx, std::string base_id, std::string dtype, std:
   r_.unit = cx.group >= 0 ? cx.group : cx.units->take();
 }
 
-bool law_run::selected() const {
-  if (!cx_.units->mine(r_.unit)) return false;
-  if (cx_.only_law.empty() || r_.id.rfind(cx_.only_law, 0) == 0) return true;
-  // A renamed law still answers to a prefix of its former id: `--law rope`
-  // keeps selecting every law of a RoPE configuration, the flux.* ones too
-  // (once rope.flux.*; a whole former id is mapped by laws::current_id).
-  if (case_stream_ == r_.base_id) return false;
-  return (case_stream_ + r_.id.substr(r_.base_id.size())).rfind(cx_.only_law, 0) == 0;
-}
+bool law_run::selected() const { return cx_.units->mine(r_.unit) && asked_for(r_, cx_.only_law); }
 
 std::vector<int> law_run::case_indices() const {
   std::vector<int> v;

@@ -24,6 +24,15 @@ inline rng case_rng(std::uint64_t seed, const std::string& id, int k) {
   return r;
 }
 
+/// Whether `--law only` asks for law r: its id starts with `only`, or, for a
+/// renamed law, its former id does (`--law rope` keeps selecting every law of
+/// a RoPE configuration, the flux.* ones once named rope.flux.* too; a whole
+/// former id is mapped by laws::current_id before it gets here).
+inline bool asked_for(const law_result& r, const std::string& only) {
+  if (only.empty() || r.id.rfind(only, 0) == 0) return true;
+  return !r.former_id.empty() && (r.former_id + r.id.substr(r.base_id.size())).rfind(only, 0) == 0;
+}
+
 /// Runs the cases of one law: builds the calls of every case, runs them in
 /// one child, then evaluates the cases in order and stops at the first
 /// failure (as a property runner does).
@@ -37,7 +46,10 @@ class law_run {
   rng rng_for(int k) const { return case_rng(cx_.seed, case_stream_ + "/" + r_.config, k); }
   /// Seeds the cases from `stream` instead of the law's id: a law whose id
   /// changed keeps the cases (and so the replay commands) of its old id.
-  void seed_cases_from(std::string stream) { case_stream_ = std::move(stream); }
+  void seed_cases_from(std::string stream) {
+    case_stream_ = std::move(stream);
+    if (case_stream_ != r_.base_id) r_.former_id = case_stream_;
+  }
   bool selected() const;
 
   std::size_t add(call c) { calls_.push_back(std::move(c)); return calls_.size() - 1; }
