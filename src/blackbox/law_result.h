@@ -16,6 +16,7 @@ namespace pv::blackbox {
 struct law_result {
   std::string id;         ///< e.g. "rope.reference[text-halves-64/float32]"
   std::string base_id;    ///< "rope.reference"
+  std::string former_id;  ///< the base id before a rename ("rope.flux.per_axis_shift"), or ""; not written
   std::string law;        ///< the law in one sentence
   std::string tolerance;  ///< the rule and where it comes from
   std::string dtype;      ///< float32 | float64

@@ -15,6 +15,7 @@ law_run::law_run(const context& cx, std::string base_id, std::string dtype, std:
                  std::string law, std::string tolerance)
     : cx_(cx) {
   r_.base_id = std::move(base_id);
+  case_stream_ = r_.base_id;
   r_.dtype = std::move(dtype);
   if (cx.wire != PV_F32 && r_.dtype == "float32") r_.dtype = cx.wire == PV_F16 ? "float16" : "bfloat16";
   r_.config = std::move(config);
@@ -24,9 +25,7 @@ law_run::law_run(const context& cx, std::string base_id, std::string dtype, std:
   r_.unit = cx.group >= 0 ? cx.group : cx.units->take();
 }
 
-bool law_run::selected() const {
-  return cx_.units->mine(r_.unit) && (cx_.only_law.empty() || r_.id.rfind(cx_.only_law, 0) == 0);
-}
+bool law_run::selected() const { return cx_.units->mine(r_.unit) && asked_for(r_, cx_.only_law); }
 
 std::vector<int> law_run::case_indices() const {
   std::vector<int> v;

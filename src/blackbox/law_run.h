@@ -24,6 +24,15 @@ inline rng case_rng(std::uint64_t seed, const std::string& id, int k) {
   return r;
 }
 
+/// Whether `--law only` asks for law r: its id starts with `only`, or, for a
+/// renamed law, its former id does (`--law rope` keeps selecting every law of
+/// a RoPE configuration, the flux.* ones once named rope.flux.* too; a whole
+/// former id is mapped by laws::current_id before it gets here).
+inline bool asked_for(const law_result& r, const std::string& only) {
+  if (only.empty() || r.id.rfind(only, 0) == 0) return true;
+  return !r.former_id.empty() && (r.former_id + r.id.substr(r.base_id.size())).rfind(only, 0) == 0;
+}
+
 /// Runs the cases of one law: builds the calls of every case, runs them in
 /// one child, then evaluates the cases in order and stops at the first
 /// failure (as a property runner does).
@@ -34,7 +43,13 @@ class law_run {
 
   /// Indices of the cases to run (all, or the replayed one).
   std::vector<int> case_indices() const;
-  rng rng_for(int k) const { return case_rng(cx_.seed, r_.base_id + "/" + r_.config, k); }
+  rng rng_for(int k) const { return case_rng(cx_.seed, case_stream_ + "/" + r_.config, k); }
+  /// Seeds the cases from `stream` instead of the law's id: a law whose id
+  /// changed keeps the cases (and so the replay commands) of its old id.
+  void seed_cases_from(std::string stream) {
+    case_stream_ = std::move(stream);
+    if (case_stream_ != r_.base_id) r_.former_id = case_stream_;
+  }
   bool selected() const;
 
   std::size_t add(call c) { calls_.push_back(std::move(c)); return calls_.size() - 1; }
@@ -74,6 +89,7 @@ class law_run {
   std::string replay_of(int k) const;
   const context& cx_;
   law_result r_;
+  std::string case_stream_;  ///< the id the cases are seeded from (the law's, unless seed_cases_from)
   std::vector<call> calls_;
   std::vector<result> res_;
 };

@@ -1,7 +1,18 @@
-// RoPE laws through the C interface (tolerance model: check/rope_model.h).
+// RoPE and FLUX.1 laws through the C interface (tolerance model: blackbox/rope_model.h);
+// each law's id and statement come from its header in src/laws/rope/ or src/laws/flux/.
 #include "blackbox/diagnose.h"
 #include "blackbox/law_run.h"
 #include "blackbox/laws.h"
+#include "laws/flux/model_grid.h"
+#include "laws/flux/nonsquare_grid.h"
+#include "laws/flux/per_axis_shift.h"
+#include "laws/flux/same_row_col.h"
+#include "laws/flux/text_identity.h"
+#include "laws/rope/attention_translation_invariance.h"
+#include "laws/rope/composition.h"
+#include "laws/rope/identity_at_zero.h"
+#include "laws/rope/norm_preservation.h"
+#include "laws/rope/reference.h"
 #include "laws/rope/shift_invariance.h"
 #include "blackbox/rope_model.h"
 #include "blackbox/rope_rotated.h"
@@ -92,14 +103,24 @@ bool check_rows_vs_ref(law_run& Lr, int k, const rotated<T>& R, const std::strin
   return true;
 }
 
+/// A law's id (from its header in src/laws/) and the id its cases are seeded
+/// from: its own, or the one it had before a rename (the header's
+/// check_case_stream), so that the cases stay the same.
+struct law_name {
+  std::string id, stream;
+  law_name(const char* i) : id(i), stream(i) {}  // NOLINT: the usual case, one id
+  law_name(const char* i, const char* s) : id(i), stream(s) {}
+};
+
 /// Runs a one-call-per-case law; `make` fills x and pos for case k, `check`
 /// evaluates it.
 template <class T, class Make, class Check>
-law_result simple_law(const context& cx, const rope_cfg& rc, const std::string& id,
+law_result simple_law(const context& cx, const rope_cfg& rc, const law_name& id,
                       const std::string& law, const std::string& tol, const kernel_speeds* speeds,
                       Make make, Check check, bool diagnose = false,
                       std::function<std::string(std::size_t)> describe = {}) {
-  law_run Lr(cx, id, type_name<T>(), rc.name, law, tol);
+  law_run Lr(cx, id.id, type_name<T>(), rc.name, law, tol);
+  Lr.seed_cases_from(id.stream);
   Lr.result_ref().diagnose = diagnose;
   if (!Lr.selected()) return Lr.finish();
   const auto L = reference_layout(rc.c);
@@ -121,7 +142,7 @@ law_result simple_law(const context& cx, const rope_cfg& rc, const std::string& 
 /// (per axis); the exact dot products of the rotated pairs must agree.
 template <class T, class Positions>
 law_result relative_law(const context& cx, const rope_cfg& rc, const kernel_speeds& speeds,
-                        const std::string& id, const std::string& law, Positions positions) {
+                        const law_name& id, const std::string& law, Positions positions) {
   return simple_law<T>(
       cx, rc, id, law,
       "|q'(m).k'(n) - q'(m2).k'(n2)| <= sum over both dot products a.b of " + std::string(dot_within_rule()) +
@@ -152,8 +173,7 @@ law_result relative_law(const context& cx, const rope_cfg& rc, const kernel_spee
 
 template <class T>
 law_result law_composition(const context& cx, const rope_cfg& rc, const kernel_speeds& speeds) {
-  law_run Lr(cx, "rope.composition", type_name<T>(), rc.name,
-             "rotating by a and then by b equals rotating by a + b: R(b) R(a) x = R(a + b) x",
+  law_run Lr(cx, laws::composition::id, type_name<T>(), rc.name, laws::composition::statement(),
              "|R(b)(R(a)x) - R(a+b)x| <= 2 max(t_a) + t_b + t_{a+b} per pair (t_a of R(a)x, "
              "carried unchanged in norm by the rotation R(b)); " + rotation_rule());
   if (!Lr.selected()) return Lr.finish();
@@ -226,14 +246,10 @@ law_result law_composition(const context& cx, const rope_cfg& rc, const kernel_s
 
 template <class T>
 law_result law_attention_translation(const context& cx, const rope_cfg& rc, const kernel_speeds& speeds) {
-  const std::string tol_rule =
-      "per output entry, sum over both runs of (e^{2D_i} - 1) e^{2D_i} sum_j p_ij |x_jc| where "
-      "D_i = max_j (dot-product error bound of rows i, j) / sqrt(d) (attention itself computed "
-      "exactly in MPFR from the returned rows, so only the rotation errors count); " + rotation_rule();
-  law_run Lr(cx, "rope.attention_translation", type_name<T>(), rc.name,
-             "RoPE self-attention (queries and keys rotated, values not) is unchanged when every "
-             "position moves by the same shift s",
-             tol_rule);
+  namespace law = laws::attention_translation_invariance;
+  law_run Lr(cx, law::id, type_name<T>(), rc.name, law::statement(),
+             law::kernel_tolerance_rule(rotation_rule()));
+  Lr.seed_cases_from(law::check_case_stream);
   if (!Lr.selected()) return Lr.finish();
   const auto L = reference_layout(rc.c);
   const std::size_t na = std::size_t(rc.c.n_axes), d = std::size_t(rc.c.head_dim);
@@ -297,18 +313,20 @@ law_result law_attention_translation(const context& cx, const rope_cfg& rc, cons
             sv += p[b] / z * abs(V(b, c));
           }
           outs[side](a, c) = o;
-          bounds[side](a, c) = (e2 - 1) * e2 * sv;
+          bounds[side](a, c) = law::kernel_entry_bound(e2, sv);
         }
       }
     }
     bool ok = true;
     for (std::size_t a = 0; a < n && ok; ++a)
-      for (std::size_t c = 0; c < d && ok; ++c)
-        ok = Lr.within(ks[i], abs(outs[0](a, c) - outs[1](a, c)), bounds[0](a, c) + bounds[1](a, c),
+      for (std::size_t c = 0; c < d && ok; ++c) {
+        const auto o = law::compare_entry(outs[0](a, c), outs[1](a, c), bounds[0](a, c), bounds[1](a, c));
+        ok = Lr.within(ks[i], o.diff, o.bound,
                        "attention output (" + std::to_string(a) + ", " + std::to_string(c) +
                            "): " + ref::to_decimal(outs[0](a, c), 20) + " vs shifted " +
                            ref::to_decimal(outs[1](a, c), 20),
                        desc);
+      }
     return ok;
   });
   return Lr.finish();
@@ -327,10 +345,7 @@ law_result law_model_grid(const context& cx0, const rope_cfg& rc) {
   cx.min_cases = std::min(cx0.min_cases, 1);
   const std::size_t na = std::size_t(rc.c.n_axes), d = std::size_t(rc.c.head_dim);
   return simple_law<T>(
-      cx, rc, "rope.flux.model_grid",
-      "the 64 x 64 grid of one FLUX.1 image at 1024 x 1024 pixels (ids (0, row, col), "
-      "row-major) with 8 text tokens at (0, 0, 0) ahead of it: every row agrees with the "
-      "reference",
+      cx, rc, {laws::model_grid::id, laws::model_grid::check_case_stream}, laws::model_grid::statement(),
       model_rule(), nullptr,
       [&](rng& g, int, matrix<T>& x, std::vector<double>& pos) {
         x = random_heads<T>(g, text + H * W, d);
@@ -356,9 +371,7 @@ void laws_for(const context& cx, const rope_cfg& rc, std::vector<law_result>& ou
   const rope_units units = rope_law_units<T>(cx);
   // agreement with the reference
   out.push_back(simple_law<T>(
-      cx, rc, "rope.reference",
-      "the rotation agrees with the high-precision (MPFR) RoPE of the requested configuration "
-      "(pairs, ladder theta^(-2k/axes_dim[a]) per axis, positions up to --max-position)",
+      cx, rc, laws::rope_reference::id, laws::rope_reference::statement(),
       pv_rope_config_version(&rc.c) == 3 ? scaled_model_rule() : model_rule(), nullptr,
       [&](rng& g, int, matrix<T>& x, std::vector<double>& pos) {
         const std::size_t n = std::size_t(g.range(1, 4));
@@ -373,8 +386,10 @@ void laws_for(const context& cx, const rope_cfg& rc, std::vector<law_result>& ou
       /*diagnose=*/true));
   // identity at position 0 (FLUX: text tokens have ids (0, 0, 0))
   if (!tempered) out.push_back(simple_law<T>(
-      cx, rc, flux ? "rope.flux.text_ids_identity" : "rope.identity_at_zero",
-      flux ? "text tokens (ids (0, 0, 0)) are left unchanged" : "the rotation at position 0 is the identity",
+      cx, rc,
+      flux ? law_name{laws::text_identity::id, laws::text_identity::check_case_stream}
+           : law_name{laws::identity_at_zero::id},
+      flux ? laws::text_identity::check_statement() : laws::identity_at_zero::statement(),
       "|R(0)x - x| <= (|x_c| + |x_c'|) e_rot per component, c' the component c turns into "
       "(measured) (cos 0 and sin 0, the rotation's products and sum): " + rotation_rounding_rule(),
       &speeds,
@@ -396,7 +411,7 @@ void laws_for(const context& cx, const rope_cfg& rc, std::vector<law_result>& ou
       }));
   // norm preservation
   if (!tempered) out.push_back(simple_law<T>(
-      cx, rc, "rope.norm_preservation", "the rotation preserves the norm of every head vector",
+      cx, rc, laws::norm_preservation::id, laws::norm_preservation::statement(),
       "| |R(m)x| - |x| | <= sqrt(sum_c e_c^2), e_c = (|x_c| + |x_c'|) e_rot, c' the component c "
       "turns into (measured) (a rotation by any angle keeps the norm, so only cos/sin and the "
       "rotation's own roundings count, whatever the speeds): " + rotation_rounding_rule(),
@@ -444,8 +459,8 @@ void laws_for(const context& cx, const rope_cfg& rc, std::vector<law_result>& ou
   out.push_back(law_attention_translation<T>(cx, rc, speeds));
   if (!flux) return;
   out.push_back(relative_law<T>(
-      cx, rc, speeds, "rope.flux.per_axis_shift",
-      "shifting one axis only (image, row or column, in turn) of both positions leaves q.k unchanged",
+      cx, rc, speeds, {laws::per_axis_shift::id, laws::per_axis_shift::check_case_stream},
+      laws::per_axis_shift::check_statement(),
       [&](rng& g, int k) {
         std::vector<double> pos(4 * na);
         const std::size_t ax = std::size_t(k) % na;
@@ -459,9 +474,8 @@ void laws_for(const context& cx, const rope_cfg& rc, std::vector<law_result>& ou
         return pos;
       }));
   out.push_back(relative_law<T>(
-      cx, rc, speeds, "rope.flux.same_row_col",
-      "two patches in the same row score as the same pair moved to row 0 (columns shifted so "
-      "the smaller is 0); likewise two patches in the same column (ids (0, row, col))",
+      cx, rc, speeds, {laws::same_row_col::id, laws::same_row_col::check_case_stream},
+      laws::same_row_col::check_statement(),
       [&](rng& g, int k) {
         std::vector<double> pos(4 * na, 0.0);
         // the last two axes are rows and columns (FLUX: (image, row, col))
@@ -476,10 +490,8 @@ void laws_for(const context& cx, const rope_cfg& rc, std::vector<law_result>& ou
         return pos;
       }));
   out.push_back(simple_law<T>(
-      cx, rc, "rope.flux.nonsquare_grid",
-      "on an H x W grid with H != W (ids (0, row, col), row-major, 0 to 3 text tokens at "
-      "(0, 0, 0) ahead of it) every row agrees with the reference: rows drive the row axis, "
-      "columns the column axis",
+      cx, rc, {laws::nonsquare_grid::id, laws::nonsquare_grid::check_case_stream},
+      laws::nonsquare_grid::statement(),
       model_rule(), nullptr,
       [&](rng& g, int, matrix<T>& x, std::vector<double>& pos) {
         std::size_t H = std::size_t(g.range(1, 12)), W = std::size_t(g.range(1, 12));

@@ -3,6 +3,9 @@
 
 #include "blackbox/rope_model.h"
 #include "blackbox/rope_rotated.h"
+#include "laws/rope/dynamic_ntk_length_dependence.h"
+#include "laws/rope/partial_pass_through.h"
+#include "laws/rope/yarn_temperature.h"
 
 #include <cmath>
 #include <cstring>
@@ -22,10 +25,8 @@ void draw_rows(rng& g, const rope_cfg& rc, long P, std::size_t n, matrix<T>& x, 
 template <class T>
 law_result law_pass_through(const context& cx, const rope_cfg& rc) {
   const std::size_t D = std::size_t(rc.c.head_dim), R = rotary_dim(rc.c);
-  law_run Lr(cx, "rope.partial.pass_through", type_name<T>(), rc.name,
-             "partial rotary: the components after the first R = " + std::to_string(R) + " of " +
-                 std::to_string(D) + " pass through unchanged",
-             "exact: every pass-through component bit-identical to the input (no arithmetic touches it)");
+  namespace law = laws::partial_pass_through;
+  law_run Lr(cx, law::id, type_name<T>(), rc.name, law::statement(R, D), law::tolerance_rule());
   if (!Lr.selected()) return Lr.finish();
   auto ks = Lr.case_indices();
   std::vector<matrix<T>> xs;
@@ -54,9 +55,8 @@ law_result law_pass_through(const context& cx, const rope_cfg& rc) {
 template <class T>
 law_result law_temperature(const context& cx, const rope_cfg& rc) {
   const hp a = rope_temperature<hp>(scaling_of(rc.c));
-  law_run Lr(cx, "rope.yarn.temperature", type_name<T>(), rc.name,
-             "YaRN's attention temperature scales the logits: q and k rotated at the same position "
-             "score a^2 (q.k), a = 0.1 ln s + 1 = " + ref::to_decimal(a, 17),
+  law_run Lr(cx, laws::yarn_temperature::id, type_name<T>(), rc.name,
+             laws::yarn_temperature::statement(ref::to_decimal(a, 17)),
              "|q'.k' - a^2 q.k| <= sum_c |k'_c| t_q,c + (|q'_c| + t_q,c) t_k,c (dots exact in MPFR from "
              "the returned rows), t the reference tolerance: " + scaled_model_rule());
   if (!Lr.selected()) return Lr.finish();
@@ -96,10 +96,9 @@ template <class T>
 law_result law_length_dependence(const context& cx, const rope_cfg& rc) {
   pv_rope_config c0 = rc.c;
   c0.scaling.length = c0.scaling.original_length;
-  law_run Lr(cx, "rope.dynamic_ntk.length_dependence", type_name<T>(), rc.name,
-             "dynamic NTK: q'(m).k'(n) depends on the sequence length as configured (theta' from L = " +
-                 to_decimal(rc.c.scaling.length) + " vs the plain ladder at L0 = " +
-                 to_decimal(rc.c.scaling.original_length) + "); both calls follow the reference",
+  law_run Lr(cx, laws::dynamic_ntk_length_dependence::id, type_name<T>(), rc.name,
+             laws::dynamic_ntk_length_dependence::statement(to_decimal(rc.c.scaling.length),
+                                                            to_decimal(rc.c.scaling.original_length)),
              "per call |q'.k' - exact| <= sum_c |k'_c| t_q,c + (|q'_c| + t_q,c) t_k,c, t the reference "
              "tolerance: " + scaled_model_rule());
   if (!Lr.selected()) return Lr.finish();

@@ -1,8 +1,10 @@
 // The RoPE position sweep of `posverify check` (split out of rope_laws.cpp).
 #include "blackbox/rope_rotated.h"
+#include "laws/rope/sweep.h"
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 namespace pv::blackbox {
 
@@ -18,7 +20,7 @@ json sweep_for(const context& cx, const rope_cfg& rc) {
     if (j >= 1) ms.push_back(std::ldexp(1.0, j) + 1);
   }
   std::sort(ms.begin(), ms.end());
-  rng g = case_rng(cx.seed, "rope.sweep/" + rc.name, 0);
+  rng g = case_rng(cx.seed, std::string(laws::rope_sweep::id) + "/" + rc.name, 0);
   auto x1 = random_matrix<T>(g, 1, d, 1.0);
   matrix<T> x(ms.size(), d);
   std::vector<double> pos(ms.size() * na, 0.0);

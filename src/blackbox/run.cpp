@@ -62,7 +62,7 @@ run_output run_laws(context& cx) {
   if (!cx.only_law.empty()) {  // leave out the laws that were not asked for
     std::vector<law_result> kept;
     for (auto& r : o.laws)
-      if (r.id.rfind(cx.only_law, 0) == 0) kept.push_back(std::move(r));
+      if (asked_for(r, cx.only_law)) kept.push_back(std::move(r));
     o.laws = std::move(kept);
   }
   return o;

@@ -1,6 +1,7 @@
 #include "budgets/budgets.h"
 
 #include "laws/attention/permutation_equivariance.h"
+#include "laws/flux/per_axis_shift.h"
 #include "laws/rope/shift_invariance.h"
 #include "laws/sinusoid/linear_shift.h"
 #include "numerics/ulps.h"
@@ -9,6 +10,7 @@
 #include "core/seeded.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
@@ -190,6 +192,7 @@ void sinusoid_law(std::uint64_t seed, std::uint64_t first, std::uint64_t cases, 
 template <class T>
 void flux_law(std::uint64_t seed, std::uint64_t first, std::uint64_t cases, double scale,
               std::vector<budget_row>& out) {
+  namespace law = laws::per_axis_shift;
   accum acc;
   acc.row = make_row("flux.separate-offsets |dot(p + s e_axis, p' + s e_axis) - dot(p, p')|",
              "rope_dot_error_bound (FLUX layout [16, 56, 56]) at both position pairs",
@@ -199,22 +202,18 @@ void flux_law(std::uint64_t seed, std::uint64_t first, std::uint64_t cases, doub
     case_rng g(seed, 4, i);
     const auto qk = random_tokens(g, 2, L.head_dim);
     const std::size_t axis = g.in(1, 2);
-    double p[3] = {0, double(g.in(0, 63)), double(g.in(0, 63))};
-    double pp[3] = {0, double(g.in(0, 63)), double(g.in(0, 63))};
+    const std::array<double, 3> p = {0, double(g.in(0, 63)), double(g.in(0, 63))};
+    const std::array<double, 3> pp = {0, double(g.in(0, 63)), double(g.in(0, 63))};
     const double s = double(g.in(0, 63));
-    double ps[3] = {p[0], p[1], p[2]}, pps[3] = {pp[0], pp[1], pp[2]};
-    ps[axis] += s;
-    pps[axis] += s;
+    std::array<double, 3> shift = {0, 0, 0};
+    shift[axis] = s;
     char buf[160];
     std::snprintf(buf, sizeof buf, ", p = (0, %.0f, %.0f), p' = (0, %.0f, %.0f), shift %.0f along axis %zu",
                   p[1], p[2], pp[1], pp[2], s, axis);
     const std::string input = "q, k = " + to_string(qk) + buf;
     const auto q = convert_matrix<T>(qk);
-    const T base = rope_dot(L, q.row(0), p, q.row(1), pp);
-    const T shifted = rope_dot(L, q.row(0), ps, q.row(1), pps);
-    const hp b = rope_dot_error_bound(L, q.row(0), p, q.row(1), pp) + rope_dot_error_bound(L, q.row(0), ps, q.row(1), pps);
-    acc.add(static_cast<double>(ulp_distance(shifted, base)), abs(convert<hp>(shifted) - convert<hp>(base)),
-            b, scale, i, input);
+    const auto o = law::evaluate_rope(L, q.row(0), q.row(1), p, pp, shift);
+    acc.add(static_cast<double>(ulp_distance(o.shifted, o.base)), o.diff, o.bound, scale, i, input);
   }
   out.push_back(acc.finish(cases));
 }

@@ -19,6 +19,14 @@ struct alias {
 inline constexpr std::array aliases{
     // the black-box check's name of the sinusoid's linear shift law
     alias{"sinusoid.shift_map", "sinusoid.linear_shift"},
+    // the black-box check's names of the RoPE and FLUX.1 laws the properties
+    // already named (laws/rope/, laws/flux/)
+    alias{"rope.attention_translation", "rope.attention_translation_invariance"},
+    alias{"rope.flux.per_axis_shift", "flux.per_axis_shift"},
+    alias{"rope.flux.same_row_col", "flux.same_row_col"},
+    alias{"rope.flux.text_ids_identity", "flux.text_identity"},
+    alias{"rope.flux.model_grid", "flux.model_grid"},
+    alias{"rope.flux.nonsquare_grid", "flux.nonsquare_grid"},
 };
 
 /// The current id of `id`: a retired id, or one with a qualifier

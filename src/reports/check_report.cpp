@@ -10,6 +10,7 @@
 #include "reports/markdown.h"
 #include "core/shard.h"
 #include "core/text.h"
+#include "laws/attention/shapes.h"
 
 #include <cstdio>
 #include <iostream>
@@ -113,7 +114,7 @@ namespace {
 std::string shapes_markdown(const std::vector<law_result>& laws) {
   std::string md;
   for (const auto& r : laws) {
-    const json* rows = r.base_id == "attention.shapes" ? r.extra.find("shapes") : nullptr;
+    const json* rows = r.base_id == pv::laws::attention_shapes::id ? r.extra.find("shapes") : nullptr;
     if (!rows || rows->size() == 0) continue;
     if (md.empty())
       md = "\n## Shapes (attention.shapes): time, time limit and peak memory of the library's process per "

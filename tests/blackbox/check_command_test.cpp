@@ -155,7 +155,7 @@ TEST(CheckPanel, RotationLawsJudgeTheKernelsOwnSpeeds) {
     const auto& l = kv.second;
     const std::string base = l.find("id")->as_string().substr(0, l.find("id")->as_string().find('['));
     const auto verdict = pv::parse_verdict(l.find("verdict")->as_string());
-    if (base == "rope.reference" || base == "rope.flux.nonsquare_grid" || verdict == pv::verdict::unsupported) continue;
+    if (base == "rope.reference" || base == "flux.nonsquare_grid" || verdict == pv::verdict::unsupported) continue;
     const auto* f = l.find("finding");
     EXPECT_EQ(verdict, pv::verdict::passed) << l.find("id")->as_string() << ": " << (f && !f->is_null() ? f->as_string() : "");
     ++rotation_laws_passed;
@@ -266,9 +266,9 @@ TEST(CheckMutation, EveryMutantIsCaught) {
   for (const char* law :
        {"attention.reference", "attention.permutation_equivariance", "attention.key_value_permutation",
         "attention.convex_hull", "attention.score_shift", "rope.reference", "rope.identity_at_zero",
-        "rope.norm_preservation", "rope.shift_invariance", "rope.composition", "rope.attention_translation",
-        "rope.flux.text_ids_identity", "rope.flux.per_axis_shift", "rope.flux.same_row_col",
-        "rope.flux.nonsquare_grid", "sinusoid.reference", "sinusoid.linear_shift", "attention.shapes"})
+        "rope.norm_preservation", "rope.shift_invariance", "rope.composition", "rope.attention_translation_invariance",
+        "flux.text_identity", "flux.per_axis_shift", "flux.same_row_col",
+        "flux.nonsquare_grid", "sinusoid.reference", "sinusoid.linear_shift", "attention.shapes"})
     EXPECT_TRUE(all_failed.count(law)) << law << " caught no mutant";
   // and on numbers, not only through the sandbox
   const std::pair<const char*, const char*> numeric[] = {
@@ -278,9 +278,9 @@ TEST(CheckMutation, EveryMutantIsCaught) {
       {"rope_pos_off_by_one", "rope.identity_at_zero"},
       {"rope_sine_sign", "rope.norm_preservation"},
       {"rope_pos_bf16", "rope.shift_invariance"},
-      {"rope_pos_bf16", "rope.attention_translation"},
-      {"rope_pos_fp16", "rope.flux.same_row_col"},
-      {"flux_axes_swapped", "rope.flux.nonsquare_grid"},
+      {"rope_pos_bf16", "rope.attention_translation_invariance"},
+      {"rope_pos_fp16", "flux.same_row_col"},
+      {"flux_axes_swapped", "flux.nonsquare_grid"},
       {"sin_half_exponent", "sinusoid.linear_shift"},
       {"size_drop_past_tile", "attention.shapes"},
       {"size_partial_tile", "attention.shapes"},
@@ -332,7 +332,7 @@ TEST(CheckCli, UserRopeConfigurations) {
                " --rope-config halves:1000000:96 --rope-config adjacent:10000:8,12,12 --law rope --cases 5 --out " + dir);
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("ok    rope.reference[user-halves-96-theta1000000/float32]"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("ok    rope.flux.nonsquare_grid[user-adjacent-8-12-12-theta10000/float32]"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("ok    flux.nonsquare_grid[user-adjacent-8-12-12-theta10000/float32]"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("text-adjacent-64"), std::string::npos) << "the defaults are replaced";
   auto bad = run("check --impl " + builtin("plain_float") + " --rope-config sideways:10000:64 --out " + dir);
   EXPECT_EQ(bad.code, 2) << bad.out;

@@ -1,7 +1,7 @@
 // RoPE: the structured positions the RoPE laws mix into
 // their random ones (0 and 2^k - 1, 2^k, 2^k + 1 up to --max-position), FLUX
 // grids with text tokens ahead of the patches, and the model-size grid
-// (rope.flux.model_grid, 64 x 64 patches and 8 text tokens). A kernel wrong
+// (flux.model_grid, 64 x 64 patches and 8 text tokens). A kernel wrong
 // only at 2^k - 1 is caught, and is not once the positions stop below 63.
 #include "blackbox/structured_inputs.h"
 #include "support/plugins.h"
@@ -66,19 +66,19 @@ TEST(RopePositions, TableEdgeMutantIsCaughtAtStructuredPositionsOnly) {
 // the default profile does not run it.
 TEST(RopePositions, ModelGridLawRunsTheFluxImageWithTextTokensUnderProfileModels) {
   const std::string dir = out_dir("rope-model-grid");
-  const std::string law = " --law rope.flux.model_grid --out " + dir;
+  const std::string law = " --law flux.model_grid --out " + dir;
   auto ok = run_posverify("check --impl " + builtin("flux_rope") + " --profile models" + law);
   EXPECT_EQ(ok.code, 0) << ok.out;
-  EXPECT_NE(ok.out.find("ok    rope.flux.model_grid[flux-16-56-56/float32]  (passed, 1 cases)"),
+  EXPECT_NE(ok.out.find("ok    flux.model_grid[flux-16-56-56/float32]  (passed, 1 cases)"),
             std::string::npos)
       << ok.out;
   auto quick = run_posverify("check --impl " + builtin("flux_rope") + law);
-  EXPECT_EQ(quick.out.find("rope.flux.model_grid["), std::string::npos) << quick.out;
+  EXPECT_EQ(quick.out.find("flux.model_grid["), std::string::npos) << quick.out;
   auto bad = run_posverify("check --impl " + mutant("flux_axes_swapped") + " --profile models" + law);
   EXPECT_EQ(bad.code, 1) << bad.out;
   EXPECT_NE(bad.out.find("grid row"), std::string::npos) << bad.out;
   // the replay carries the profile, or it would replay another law's cases
-  EXPECT_NE(bad.out.find("--profile models --law 'rope.flux.model_grid[flux-16-56-56/float32]' --case 0"),
+  EXPECT_NE(bad.out.find("--profile models --law 'flux.model_grid[flux-16-56-56/float32]' --case 0"),
             std::string::npos)
       << bad.out;
 }

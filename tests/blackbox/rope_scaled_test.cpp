@@ -50,7 +50,7 @@ TEST(CheckScaled, TheCorrectPluginPassesEveryConfiguration) {
                          "rope.yarn.temperature[user-halves-128-theta10000-yarn-16-32-1-4096/float32]",
                          "rope.dynamic_ntk.length_dependence[user-halves-64-theta10000-dynamic-2-4096-16384/float64]",
                          "rope.reference[llama-3.1-8b/float32]", "rope.shift_invariance[qwen2-vl/float32]",
-                         "rope.flux.per_axis_shift[qwen2-vl/float64]", "rope.composition[llama-3.1-8b/float64]"})
+                         "flux.per_axis_shift[qwen2-vl/float64]", "rope.composition[llama-3.1-8b/float64]"})
     EXPECT_EQ(v[id], pv::verdict::passed) << id;
   // YaRN: the laws that do not hold under a temperature are not run, the temperature law is
   EXPECT_EQ(v.count("rope.norm_preservation[user-halves-128-theta10000-yarn-16-32-1-4096/float32]"), 0u);

@@ -18,5 +18,25 @@ TEST(LawAliases, RetiredIdsMapToTodaysWithTheirQualifier) {
   for (const auto& a : aliases) EXPECT_NE(std::string(a.old_id), std::string(a.current_id));
 }
 
+TEST(LawAliases, TheCheckNamesOfRopeAndFluxLawsMapToTheOneId) {
+  EXPECT_EQ(current_id("rope.attention_translation"), "rope.attention_translation_invariance");
+  EXPECT_EQ(current_id("rope.attention_translation[llama-64/float32]"),
+            "rope.attention_translation_invariance[llama-64/float32]");
+  // today's id begins like the retired one: it stays as it is
+  EXPECT_EQ(current_id("rope.attention_translation_invariance"), "rope.attention_translation_invariance");
+  EXPECT_EQ(current_id("rope.attention_translation_invariance[float64]"),
+            "rope.attention_translation_invariance[float64]");
+  EXPECT_EQ(current_id("rope.flux.per_axis_shift"), "flux.per_axis_shift");
+  EXPECT_EQ(current_id("rope.flux.per_axis_shift[flux-3axis/float64]"), "flux.per_axis_shift[flux-3axis/float64]");
+  EXPECT_EQ(current_id("rope.flux.same_row_col[flux-3axis/float32]"), "flux.same_row_col[flux-3axis/float32]");
+  EXPECT_EQ(current_id("rope.flux.text_ids_identity"), "flux.text_identity");
+  EXPECT_EQ(current_id("rope.flux.text_ids_identity[flux-3axis/float32]"), "flux.text_identity[flux-3axis/float32]");
+  EXPECT_EQ(current_id("rope.flux.model_grid"), "flux.model_grid");
+  EXPECT_EQ(current_id("rope.flux.nonsquare_grid[flux-3axis/float64]"), "flux.nonsquare_grid[flux-3axis/float64]");
+  // laws that kept their id
+  EXPECT_EQ(current_id("rope.reference[llama-64/float32]"), "rope.reference[llama-64/float32]");
+  EXPECT_EQ(current_id("rope.shift_invariance"), "rope.shift_invariance");
+}
+
 }  // namespace
 }  // namespace pv::laws

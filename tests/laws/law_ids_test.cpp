@@ -12,7 +12,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <iostream>
 #include <map>
 #include <regex>
 #include <set>
@@ -147,42 +146,16 @@ std::set<std::string> all_ids() {
   return ids;
 }
 
-/// TEMPORARY: files that still spell a law id and belong to work running
-/// alongside this change. The rope and flux files (their laws move into
-/// src/laws/rope/ and src/laws/flux/ with that work; today only
-/// rope.shift_invariance is there, and these files spell it), and the check
-/// report's reader, which recognises attention.shapes. The scanner still
-/// reports their findings (printed, not failed); remove each entry once its
-/// file reads the id from its law's header.
-const std::vector<std::string> temporarily_excluded = {
-    "blackbox/rope_",     // blackbox/rope_*.cpp
-    "properties/rope/",   //
-    "properties/flux/",   //
-    "claims/worked_example.cpp",
-    "claims/flux.cpp",
-    "claims/carousel.cpp",
-    "reports/check_report.cpp",
-};
-
-bool excluded(const std::string& rel) {
-  for (const auto& prefix : temporarily_excluded)
-    if (rel.compare(0, prefix.size(), prefix) == 0) return true;
-  return false;
-}
-
 TEST(LawIds, EveryLawIdIsWrittenOnlyInSrcLaws) {
   const auto ids = all_ids();
   ASSERT_GE(ids.size(), 14u) << "the law headers were not found under " << src_dir;
-  std::vector<finding> found, tolerated;
+  std::vector<finding> found;
   for (const auto& e : fs::recursive_directory_iterator(src_dir)) {
     if (!e.is_regular_file()) continue;
     const std::string rel = e.path().lexically_relative(src_dir).generic_string();
     if (rel.compare(0, 5, "laws/") == 0) continue;
-    for (auto& f : scan(rel, slurp(e.path()), ids)) (excluded(rel) ? tolerated : found).push_back(f);
+    for (auto& f : scan(rel, slurp(e.path()), ids)) found.push_back(f);
   }
-  for (const auto& f : tolerated)
-    std::cout << "[ temporarily excluded ] src/" << f.file << ":" << f.line << ": \"" << f.text << "\" names "
-              << f.id << "\n";
   for (const auto& f : found)
     ADD_FAILURE() << "src/" << f.file << ":" << f.line << ": the literal \"" << f.text << "\" names the law "
                   << f.id << ": use the id of its header in src/laws/";

@@ -71,7 +71,7 @@ def test_flux_rope():
 def test_flux_rope_swapped():
     rc, out = check("flux_rope:FluxRopeRowsColumnsSwapped", *FLUX)
     assert rc == 1
-    assert "FAIL  rope.flux" in out or fail_line("rope.reference[user-adjacent-16-56-56-theta10000/float32]") in out
+    assert "FAIL  flux." in out or fail_line("rope.reference[user-adjacent-16-56-56-theta10000/float32]") in out
 
 
 def test_sdpa():

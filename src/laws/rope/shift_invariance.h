@@ -7,10 +7,12 @@
 // products against the sum of their bounds: each is within its own bound of
 // its exact value, and the exact values are equal), and evaluate_rope() for an
 // implementation whose error bound we know (rope_dot_error_bound).
-// Judges: the properties (src/properties/rope/shift_invariance.cpp; the multi-axis
-// form src/properties/flux/per_axis_shift.cpp), the error-
+// Judges: the property (src/properties/rope/shift_invariance.cpp), the error-
 // budget row (src/budgets/budgets.cpp) and the black-box check
-// (src/blackbox/rope_laws.cpp, which bounds the kernel's returned rows instead).
+// (src/blackbox/rope_laws.cpp, which bounds the kernel's returned rows instead,
+// and compares its other relative-position laws, flux.per_axis_shift and
+// flux.same_row_col, with the same compare()). The multi-axis form is
+// flux.per_axis_shift (laws/flux/per_axis_shift.h), whose body is this one.
 #pragma once
 
 #include "numerics/error_bounds.h"

@@ -3,11 +3,13 @@
 // group dot products, and the group of axis a depends only on that axis's
 // offset p_a - p'_a: rows apart and columns apart each remain, separately.
 #include "properties/flux/flux_case.h"
+#include "laws/flux/axis_decomposition.h"
 
 namespace {
 
 using namespace pv;
 using namespace pv::flux_check;
+namespace law = pv::laws::axis_decomposition;
 
 template <class T>
 void check_type(const gen::flux_spec& f, const matrix<double>& QK, const std::array<double, 3>& p,
@@ -42,15 +44,7 @@ void check_type(const gen::flux_spec& f, const matrix<double>& QK, const std::ar
 
 }  // namespace
 
-PV_PROPERTY("flux.axis_decomposition",
-            "multi-axis RoPE: <R(p) q, R(p') k> = sum over the three axes a of the group dot "
-            "products, and the group of axis a equals <R_a(p_a - p'_a) q_a, k_a>, a function of "
-            "that axis's offset alone (cells of H x W grids of any shape, optional per-axis "
-            "offsets up to 2^20; FLUX.1's [16, 56, 56] or reduced layouts)",
-            "each group: both sides within dot_error_bound of the exact group dot (rotation "
-            "errors from angle rounding u|p w| + 2 ulps of sin/cos and gamma_2, then gamma_{2k}), "
-            "bounds added; full vs sum of groups: the same computed products summed in two "
-            "orders, 2 gamma_{d+2} sum |q~_j k~_j|; in hp the reference precision",
+PV_PROPERTY(law::id, law::statement(), law::tolerance_rule(),
             [] {
               const auto [f, g, QK] = draw_flux_case();
               auto p = *gen::flux_cell(g), p2 = *gen::flux_cell(g);

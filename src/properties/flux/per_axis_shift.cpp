@@ -2,13 +2,13 @@
 // positions by the same amount along any axis, each axis by its own amount,
 // leaves the multi-axis RoPE dot product unchanged.
 #include "properties/flux/flux_case.h"
-#include "laws/rope/shift_invariance.h"
+#include "laws/flux/per_axis_shift.h"
 
 namespace {
 
 using namespace pv;
 using namespace pv::flux_check;
-namespace law = pv::laws::shift_invariance;
+namespace law = pv::laws::per_axis_shift;
 
 template <class T>
 void check_type(const gen::flux_spec& f, const matrix<double>& QK, const std::array<double, 3>& p,
@@ -22,14 +22,7 @@ void check_type(const gen::flux_spec& f, const matrix<double>& QK, const std::ar
 
 }  // namespace
 
-PV_PROPERTY("flux.per_axis_shift",
-            "multi-axis RoPE: <R(p + s) q, R(p' + s) k> = <R(p) q, R(p') k> for every per-axis "
-            "shift s = (s_image, s_row, s_col), each axis shifted alone or all together (cells of "
-            "H x W grids of any shape, shifts up to 2^20; FLUX.1's [16, 56, 56] or reduced "
-            "layouts)",
-            "each side within rope_dot_error_bound (angle rounding u|p w| + 2 ulps of sin/cos, "
-            "gamma_2 per rotation, gamma_d dot product), bounds added; in hp the reference "
-            "precision",
+PV_PROPERTY(law::id, law::statement(), law::tolerance_rule(),
             [] {
               const auto [f, g, QK] = draw_flux_case();
               const auto p = *gen::flux_cell(g), p2 = *gen::flux_cell(g);

@@ -4,11 +4,13 @@
 // same holds for the column group of two cells in one column (and for the
 // image-number group of two cells of one image).
 #include "properties/flux/flux_case.h"
+#include "laws/flux/same_row_col.h"
 
 namespace {
 
 using namespace pv;
 using namespace pv::flux_check;
+namespace law = pv::laws::same_row_col;
 
 template <class T>
 void check_pair(const gen::flux_spec& f, const matrix<double>& QK, const std::array<double, 3>& p,
@@ -31,15 +33,7 @@ void check_pair(const gen::flux_spec& f, const matrix<double>& QK, const std::ar
 
 }  // namespace
 
-PV_PROPERTY("flux.same_row_col",
-            "multi-axis RoPE (FLUX.1's [16, 56, 56], theta 10000, or reduced 3-axis layouts): for "
-            "two cells of an H x W grid (any shape, 1..16 per side) in the same row, the row "
-            "group's part of <R(p) q, R(p') k> equals the unrotated <q, k> over that group (zero "
-            "angle difference); likewise the column group for two cells in one column and the "
-            "image group for two cells of one image",
-            "rotated group dot within dot_error_bound with the rotation errors (angle rounding "
-            "u|p w| + 2 ulps of sin/cos, gamma_2 per rotation, gamma_{2k} sum), plus the "
-            "unrotated group dot's gamma_{2k} sum |q_j k_j|; in hp the reference precision",
+PV_PROPERTY(law::id, law::statement(), law::tolerance_rule(),
             [] {
               const auto [f, g, QK] = draw_flux_case();
               const double img = *pv::gen::uniform(0, 4);

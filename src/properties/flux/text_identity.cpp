@@ -3,10 +3,12 @@
 // angle 0: text tokens are not rotated at all, so their dot products with one
 // another are the plain ones.
 #include "properties/flux/flux_case.h"
+#include "laws/flux/text_identity.h"
 
 namespace {
 
 using namespace pv;
+namespace law = pv::laws::text_identity;
 
 template <class T>
 void check_type(const gen::flux_spec& f, const matrix<double>& X0) {
@@ -22,12 +24,7 @@ void check_type(const gen::flux_spec& f, const matrix<double>& X0) {
 
 }  // namespace
 
-PV_PROPERTY("flux.text_identity",
-            "multi-axis RoPE at position (0, 0, 0), FLUX.1's text-token position, leaves every "
-            "vector unchanged (FLUX.1's [16, 56, 56] or reduced layouts, either pairing)",
-            "exact equality in every type: the angle 0 * w is exactly 0, sin 0 = 0 and "
-            "cos 0 = 1 exactly (glibc and MPFR), and x * 1 - y * 0 = x, x * 0 + y * 1 = y "
-            "exactly; no rounding bound is needed",
+PV_PROPERTY(law::id, law::statement(), law::tolerance_rule(),
             [] {
               const auto f = *gen::flux_config();
               const std::size_t d = f.axes_dim[0] + f.axes_dim[1] + f.axes_dim[2];

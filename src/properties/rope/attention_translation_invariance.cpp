@@ -3,10 +3,12 @@
 // differences, so shifting every position by the same s (per axis for
 // multi-axis RoPE) leaves the whole self-attention output unchanged.
 #include "properties/property.h"
+#include "laws/rope/attention_translation_invariance.h"
 
 namespace {
 
 using namespace pv;
+namespace law = pv::laws::attention_translation_invariance;
 
 /// Checks the law in T; returns false when the case tests nothing in T: every
 /// entry's bound covers the whole spread of its value column (both outputs are
@@ -66,15 +68,7 @@ std::string show_positions(const std::vector<std::vector<double>>& p) {
 
 }  // namespace
 
-PV_PROPERTY("rope.attention_translation_invariance",
-            "RoPE self-attention (queries and keys rotated, values not) gives the same output "
-            "when every position is shifted by the same s: 1-D RoPE (ladder or explicit speeds, "
-            "both pairings, positions and shifts up to 2^20) and FLUX-style 3-axis RoPE on an "
-            "H x W grid of any shape (text/image number, row, column; one shift per axis)",
-            "both outputs within their a-priori forward bounds (attention_forward_bound with the "
-            "rotation errors of rope_apply_error as input errors: angle rounding u|m w| + 2 ulps "
-            "of sin/cos, gamma_2 per rotation, gamma_d scores, 2 ulps per exp, gamma_n sums), "
-            "the two bounds added entrywise; in hp this is the reference precision",
+PV_PROPERTY(law::id, law::property_statement(), law::forward_tolerance_rule(),
             [] {
               // one draw, checked in hp, float64 and float32
               const auto draw = []() -> drawn {

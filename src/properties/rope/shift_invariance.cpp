@@ -27,7 +27,7 @@ void check_type(const gen::rope_spec& spec, const matrix<double>& QK, double m, 
 
 }  // namespace
 
-PV_PROPERTY("rope.shift_invariance",
+PV_PROPERTY(law::id,
             law::statement() +
                 " for all integer positions m, n and shifts s: the rotated dot product depends on m - n only (1-D RoPE; theta^(-2i/d) ladder or "
             "explicit speeds; adjacent and split-half pairs; |m|, |n|, |s| up to 2^20)",

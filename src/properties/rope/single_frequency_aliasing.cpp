@@ -2,10 +2,12 @@
 // speed w = 2 pi p / q, a distance D and a distance D + q turn by angles that
 // differ by 2 pi p, a whole number of turns, so the two dot products coincide.
 #include "properties/property.h"
+#include "laws/rope/single_frequency_aliasing.h"
 
 namespace {
 
 using namespace pv;
+namespace law = pv::laws::single_frequency_aliasing;
 
 template <class T>
 void check_type(pairing pr, std::size_t pairs, long p, long q, const matrix<double>& QK,
@@ -22,9 +24,9 @@ void check_type(pairing pr, std::size_t pairs, long p, long q, const matrix<doub
     qq += convert<hp>(X(0, j)) * convert<hp>(X(0, j));
     kk += convert<hp>(X(1, j)) * convert<hp>(X(1, j));
   }
-  const hp bound = rope_dot_error_bound(L, X.row(0), &m, X.row(1), &n) +
-                   rope_dot_error_bound(L, X.row(0), &m2, X.row(1), &n2) +
-                   sqrt(qq * kk) * speed_period_defect(w, p, q);
+  const hp bound = law::bound(rope_dot_error_bound(L, X.row(0), &m, X.row(1), &n),
+                              rope_dot_error_bound(L, X.row(0), &m2, X.row(1), &n2), sqrt(qq * kk),
+                              speed_period_defect(w, p, q));
   prop::expect_close<T>("dot at distance D vs D + q (w = 2 pi " + std::to_string(p) + "/" +
                             std::to_string(q) + ")",
                         a, b, bound);
@@ -32,15 +34,7 @@ void check_type(pairing pr, std::size_t pairs, long p, long q, const matrix<doub
 
 }  // namespace
 
-PV_PROPERTY("rope.single_frequency_aliasing",
-            "with one speed w = 2 pi p / q (every pair turning at w), positions at distance D and "
-            "positions at distance D + q give the same rotated dot product: one frequency cannot "
-            "tell distances q apart (a 360-degree wrap)",
-            "each side within rope_dot_error_bound (angle rounding u |m| w + 2 ulps of sin/cos, "
-            "gamma_2 rotation, gamma_d dot product), plus |q| |k| delta for the stored speed's "
-            "period defect delta = |q w~ - 2 pi p| (evaluated exactly in hp for float/double; "
-            "bounded by 2 gamma_4 2 pi p for hp): in hp the law holds to the reference precision, "
-            "in float/double the tolerance grows with |m| as the angle rounding does",
+PV_PROPERTY(law::id, law::statement(), law::tolerance_rule(),
             [] {
               const long q = *pv::gen::uniform(1, 65);
               const long p = *pv::gen::uniform(1L, 2 * q + 1);
