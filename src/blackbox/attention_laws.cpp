@@ -101,7 +101,7 @@ matrix<T> out_of(const law_run& L, std::size_t i, std::size_t rows, std::size_t 
 /// roundoff (storage roundings of q, k, v are among the roundings gamma counts)
 /// and, when it accumulates in that format, mu its smallest normal.
 template <class T>
-matrix<hp> apriori_bound(const context& cx, const matrix<T>& Q, const matrix<T>& K, const matrix<T>& V) {
+matrix<hp> apriori_bound(const check_run& cx, const matrix<T>& Q, const matrix<T>& K, const matrix<T>& V) {
   const hp mu = hmax(convert<hp>(std::numeric_limits<T>::min()),
                      cx.accuracy.accumulate ? convert<hp>(std::ldexp(1.0, cx.accuracy.emin)) : hp(0));
   return laws::attention_bound::any_order(Q, K, V, law_u<T>(cx), mu);
@@ -162,7 +162,7 @@ matrix<hp> attention_variant(const att_case<T>& c, const hp& scale, const std::v
 /// item: the scale, a causal mask, a key ignored or counted twice, an error
 /// the size of float16/bfloat16 storage or float16 accumulation).
 template <class T>
-std::string diagnose_attention(const context& cx, const att_case<T>& c, const matrix<T>& out,
+std::string diagnose_attention(const check_run& cx, const att_case<T>& c, const matrix<T>& out,
                                const matrix<hp>& ref, const matrix<hp>& tol) {
   const std::size_t nk = c.k.rows, d = c.q.cols, dv = c.v.cols;
   auto ratio = [&](const matrix<hp>& alt) {  // max |out - alt| / tolerance
@@ -250,7 +250,7 @@ std::string diagnose_attention(const context& cx, const att_case<T>& c, const ma
 }
 
 template <class T>
-law_result law_reference(const context& cx) {
+law_result law_reference(const check_run& cx) {
   law_run L(cx, reference_law::id, type_name<T>(), "", reference_law::statement(),
             reference_law::tolerance_rule());
   if (!L.selected()) return L.finish();
@@ -306,7 +306,7 @@ law_result law_reference(const context& cx) {
 /// permuting keys and values together moves nothing
 /// (laws/attention/key_value_permutation.h).
 template <class T>
-law_result law_permuted_pair(const context& cx, bool keys_and_values) {
+law_result law_permuted_pair(const check_run& cx, bool keys_and_values) {
   namespace perm_law = laws::permutation_equivariance;
   namespace kv_law = laws::key_value_permutation;
   law_run L(cx, keys_and_values ? kv_law::id : perm_law::id, type_name<T>(), "",
@@ -343,7 +343,7 @@ law_result law_permuted_pair(const context& cx, bool keys_and_values) {
 }
 
 template <class T>
-law_result law_convex_hull(const context& cx) {
+law_result law_convex_hull(const check_run& cx) {
   namespace law = laws::convex_hull;
   law_run L(cx, law::id, type_name<T>(), "", law::statement(), law::any_order_tolerance_rule());
   if (!L.selected()) return L.finish();
@@ -381,7 +381,7 @@ law_result law_convex_hull(const context& cx) {
 }
 
 template <class T>
-law_result law_score_shift(const context& cx) {
+law_result law_score_shift(const check_run& cx) {
   namespace law = laws::score_shift;
   law_run L(cx, law::id, type_name<T>(), "", law::statement(), law::any_order_tolerance_rule());
   if (!L.selected()) return L.finish();
@@ -428,7 +428,7 @@ law_result law_score_shift(const context& cx) {
 }
 
 template <class T>
-void all_for(const context& cx, std::vector<law_result>& out) {
+void all_for(const check_run& cx, std::vector<law_result>& out) {
   out.push_back(law_reference<T>(cx));
   out.push_back(law_permuted_pair<T>(cx, false));
   out.push_back(law_permuted_pair<T>(cx, true));
@@ -438,7 +438,7 @@ void all_for(const context& cx, std::vector<law_result>& out) {
 
 }  // namespace
 
-std::vector<law_result> attention_laws(const context& cx) {
+std::vector<law_result> attention_laws(const check_run& cx) {
   std::vector<law_result> out;
   all_for<float>(cx, out);
   if (!cx.float_only) all_for<double>(cx, out);

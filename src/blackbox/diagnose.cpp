@@ -114,7 +114,7 @@ double round_to_bits(double x, int bits) {
 
 }  // namespace
 
-json diagnose_rope(const context& cx, const rope_cfg& rc) {
+json diagnose_rope(const check_run& cx, const rope_cfg& rc) {
   if (pv_rope_config_version(&rc.c) == 3) return diagnose_scaled_rope(cx, rc);
   json j = json::object();
   j.set("config", json::string(rc.name));

@@ -20,10 +20,10 @@ std::vector<std::vector<double>> probe_rows(const result& r, pv_dtype t, std::si
 /// Returns {config, dtype, findings: [...], pairs, message}; message reads
 /// e.g. "you asked for split halves with speeds theta^(-2i/d); it rotates
 /// adjacent pairs with speeds theta^(-i/d)".
-json diagnose_rope(const context& cx, const rope_cfg& rc);
+json diagnose_rope(const check_run& cx, const rope_cfg& rc);
 
 /// The same for a configuration of ABI version 3 (diagnose_scaled.cpp), e.g. "it applies
 /// position interpolation with factor 4, not YaRN"; diagnose_rope hands those over.
-json diagnose_scaled_rope(const context& cx, const rope_cfg& rc);
+json diagnose_scaled_rope(const check_run& cx, const rope_cfg& rc);
 
 }  // namespace pv::blackbox

@@ -40,7 +40,7 @@ double rel_diff(const std::vector<double>& a, const std::vector<double>& b) {
 
 }  // namespace
 
-json diagnose_scaled_rope(const context& cx, const rope_cfg& rc) {
+json diagnose_scaled_rope(const check_run& cx, const rope_cfg& rc) {
   json j = json::object();
   j.set("config", json::string(rc.name));
   const std::size_t D = std::size_t(rc.c.head_dim), na = std::size_t(rc.c.n_axes), R = rotary_dim(rc.c);

@@ -11,7 +11,7 @@
 
 namespace pv::blackbox {
 
-law_run::law_run(const context& cx, std::string base_id, std::string dtype, std::string config,
+law_run::law_run(const check_run& cx, std::string base_id, std::string dtype, std::string config,
                  std::string law, std::string tolerance)
     : cx_(cx) {
   r_.base_id = std::move(base_id);

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "blackbox/calls.h"
-#include "blackbox/context.h"
+#include "blackbox/check_run.h"
 #include "blackbox/law_result.h"
 #include "core/seeded.h"
 
@@ -38,7 +38,7 @@ inline bool asked_for(const law_result& r, const std::string& only) {
 /// failure (as a property runner does).
 class law_run {
  public:
-  law_run(const context& cx, std::string base_id, std::string dtype, std::string config,
+  law_run(const check_run& cx, std::string base_id, std::string dtype, std::string config,
           std::string law, std::string tolerance);
 
   /// Indices of the cases to run (all, or the replayed one).
@@ -87,7 +87,7 @@ class law_run {
   std::string rope_flags() const;
   std::string shape_flags() const;  ///< --profile (when given) and every --shape of the run
   std::string replay_of(int k) const;
-  const context& cx_;
+  const check_run& cx_;
   law_result r_;
   std::string case_stream_;  ///< the id the cases are seeded from (the law's, unless seed_cases_from)
   std::vector<call> calls_;

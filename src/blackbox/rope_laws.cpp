@@ -26,7 +26,7 @@
 namespace pv::blackbox {
 namespace {
 
-long max_pos(const context& cx) { return std::max(1L, long(cx.max_position)); }
+long max_pos(const check_run& cx) { return std::max(1L, long(cx.max_position)); }
 
 /// One coordinate: 30 % small (0..64), 20 % structured (structured_position),
 /// else anywhere in [0, P].
@@ -45,7 +45,7 @@ matrix<T> random_heads(rng& g, std::size_t n, std::size_t d) {
 /// The speeds the kernel turns by, read from one probe per axis (identity
 /// rows at position 1 on that axis); on a failed probe, the requested ones.
 template <class T>
-kernel_speeds measure_speeds(const context& cx, const rope_cfg& rc) {
+kernel_speeds measure_speeds(const check_run& cx, const rope_cfg& rc) {
   const std::size_t d = std::size_t(rc.c.head_dim), na = std::size_t(rc.c.n_axes);
   kernel_speeds ks;
   ks.w.assign(na, std::vector<double>(d, 0.0));
@@ -115,7 +115,7 @@ struct law_name {
 /// Runs a one-call-per-case law; `make` fills x and pos for case k, `check`
 /// evaluates it.
 template <class T, class Make, class Check>
-law_result simple_law(const context& cx, const rope_cfg& rc, const law_name& id,
+law_result simple_law(const check_run& cx, const rope_cfg& rc, const law_name& id,
                       const std::string& law, const std::string& tol, const kernel_speeds* speeds,
                       Make make, Check check, bool diagnose = false,
                       std::function<std::string(std::size_t)> describe = {}) {
@@ -141,7 +141,7 @@ law_result simple_law(const context& cx, const rope_cfg& rc, const law_name& id,
 /// Relative-position laws: rows [q@m, k@n, q@m2, k@n2] with m - n = m2 - n2
 /// (per axis); the exact dot products of the rotated pairs must agree.
 template <class T, class Positions>
-law_result relative_law(const context& cx, const rope_cfg& rc, const kernel_speeds& speeds,
+law_result relative_law(const check_run& cx, const rope_cfg& rc, const kernel_speeds& speeds,
                         const law_name& id, const std::string& law, Positions positions) {
   return simple_law<T>(
       cx, rc, id, law,
@@ -172,7 +172,7 @@ law_result relative_law(const context& cx, const rope_cfg& rc, const kernel_spee
 }
 
 template <class T>
-law_result law_composition(const context& cx, const rope_cfg& rc, const kernel_speeds& speeds) {
+law_result law_composition(const check_run& cx, const rope_cfg& rc, const kernel_speeds& speeds) {
   law_run Lr(cx, laws::composition::id, type_name<T>(), rc.name, laws::composition::statement(),
              "|R(b)(R(a)x) - R(a+b)x| <= 2 max(t_a) + t_b + t_{a+b} per pair (t_a of R(a)x, "
              "carried unchanged in norm by the rotation R(b)); " + rotation_rule());
@@ -245,7 +245,7 @@ law_result law_composition(const context& cx, const rope_cfg& rc, const kernel_s
 }
 
 template <class T>
-law_result law_attention_translation(const context& cx, const rope_cfg& rc, const kernel_speeds& speeds) {
+law_result law_attention_translation(const check_run& cx, const rope_cfg& rc, const kernel_speeds& speeds) {
   namespace law = laws::attention_translation_invariance;
   law_run Lr(cx, law::id, type_name<T>(), rc.name, law::statement(),
              law::kernel_tolerance_rule(rotation_rule()));
@@ -338,9 +338,9 @@ law_result law_attention_translation(const context& cx, const rope_cfg& rc, cons
 /// --profile models; not when --max-position is below 63 (the grid's last
 /// row and column).
 template <class T>
-law_result law_model_grid(const context& cx0, const rope_cfg& rc) {
+law_result law_model_grid(const check_run& cx0, const rope_cfg& rc) {
   constexpr std::size_t H = 64, W = 64, text = 8;
-  context cx = cx0;  // one case: the grid is the case
+  check_run cx = cx0;  // one case: the grid is the case
   cx.cases = 1;
   cx.min_cases = std::min(cx0.min_cases, 1);
   const std::size_t na = std::size_t(rc.c.n_axes), d = std::size_t(rc.c.head_dim);
@@ -362,7 +362,7 @@ law_result law_model_grid(const context& cx0, const rope_cfg& rc) {
 }
 
 template <class T>
-void laws_for(const context& cx, const rope_cfg& rc, std::vector<law_result>& out) {
+void laws_for(const check_run& cx, const rope_cfg& rc, std::vector<law_result>& out) {
   const std::size_t na = std::size_t(rc.c.n_axes), d = std::size_t(rc.c.head_dim);
   const long P = max_pos(cx);
   const bool flux = na > 1;
@@ -513,14 +513,14 @@ void laws_for(const context& cx, const rope_cfg& rc, std::vector<law_result>& ou
 
 }  // namespace
 
-std::vector<law_result> rope_laws(const context& cx, json& sweep, json& diagnosis) {
+std::vector<law_result> rope_laws(const check_run& cx, json& sweep, json& diagnosis) {
   std::vector<law_result> out;
   sweep = json::array();
   diagnosis = json::array();
   for (const auto& rc : !cx.rope_configs.empty() ? cx.rope_configs
                         : cx.scaled_defaults       ? mutation_rope_configs()
                                                    : rope_configs()) {
-    context gcx = cx;  // one unit: the configuration's laws, sweep and diagnosis (posverify/shard.h)
+    check_run gcx = cx;  // one unit: the configuration's laws, sweep and diagnosis (posverify/shard.h)
     gcx.group = cx.units->take();
     if (!cx.units->mine(gcx.group)) continue;
     std::size_t before = out.size();

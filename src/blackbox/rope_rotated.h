@@ -69,6 +69,6 @@ void dot_within(const rotated<T>& R, std::size_t i, std::size_t j, hp& dot, hp& 
 /// Sweep (rope_sweep.cpp): the error of positions 2^j and 2^j + 1 (j = 0 .. 20)
 /// against the model's tolerance there and at --max-position.
 template <class T>
-json sweep_for(const context& cx, const rope_cfg& rc);
+json sweep_for(const check_run& cx, const rope_cfg& rc);
 
 }  // namespace pv::blackbox

@@ -23,7 +23,7 @@ void draw_rows(rng& g, const rope_cfg& rc, long P, std::size_t n, matrix<T>& x, 
 
 /// Partial rotary: components R .. head_dim - 1 come back bit for bit.
 template <class T>
-law_result law_pass_through(const context& cx, const rope_cfg& rc) {
+law_result law_pass_through(const check_run& cx, const rope_cfg& rc) {
   const std::size_t D = std::size_t(rc.c.head_dim), R = rotary_dim(rc.c);
   namespace law = laws::partial_pass_through;
   law_run Lr(cx, law::id, type_name<T>(), rc.name, law::statement(R, D), law::tolerance_rule());
@@ -53,7 +53,7 @@ law_result law_pass_through(const context& cx, const rope_cfg& rc) {
 
 /// YaRN: q and k at the same position score a^2 q.k (the rotations cancel, the factor a stays).
 template <class T>
-law_result law_temperature(const context& cx, const rope_cfg& rc) {
+law_result law_temperature(const check_run& cx, const rope_cfg& rc) {
   const hp a = rope_temperature<hp>(scaling_of(rc.c));
   law_run Lr(cx, laws::yarn_temperature::id, type_name<T>(), rc.name,
              laws::yarn_temperature::statement(ref::to_decimal(a, 17)),
@@ -93,7 +93,7 @@ law_result law_temperature(const context& cx, const rope_cfg& rc) {
 /// record how much q.k at a fixed distance moves with the length (the configuration's own
 /// break of the relative-position law across lengths, not a fault of the kernel).
 template <class T>
-law_result law_length_dependence(const context& cx, const rope_cfg& rc) {
+law_result law_length_dependence(const check_run& cx, const rope_cfg& rc) {
   pv_rope_config c0 = rc.c;
   c0.scaling.length = c0.scaling.original_length;
   law_run Lr(cx, laws::dynamic_ntk_length_dependence::id, type_name<T>(), rc.name,
@@ -159,7 +159,7 @@ law_result law_length_dependence(const context& cx, const rope_cfg& rc) {
 }
 
 template <class T>
-void laws_of(const context& cx, const rope_cfg& rc, std::vector<law_result>& out) {
+void laws_of(const check_run& cx, const rope_cfg& rc, std::vector<law_result>& out) {
   if (rotary_dim(rc.c) < std::size_t(rc.c.head_dim)) out.push_back(law_pass_through<T>(cx, rc));
   if (rc.c.scaling.kind == PV_SCALE_YARN) out.push_back(law_temperature<T>(cx, rc));
   if (rc.c.scaling.kind == PV_SCALE_DYNAMIC_NTK) out.push_back(law_length_dependence<T>(cx, rc));
@@ -167,7 +167,7 @@ void laws_of(const context& cx, const rope_cfg& rc, std::vector<law_result>& out
 
 }  // namespace
 
-void rope_scaled_laws(const context& cx, const rope_cfg& rc, std::vector<law_result>& out) {
+void rope_scaled_laws(const check_run& cx, const rope_cfg& rc, std::vector<law_result>& out) {
   if (pv_rope_config_version(&rc.c) != 3) return;
   laws_of<float>(cx, rc, out);
   if (!cx.float_only) laws_of<double>(cx, rc, out);

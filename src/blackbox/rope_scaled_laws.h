@@ -10,7 +10,7 @@ namespace pv::blackbox {
 
 /// Appends the laws that apply to rc (none for a configuration of version 1),
 /// in float32 and, unless cx.float_only, float64.
-void rope_scaled_laws(const context& cx, const rope_cfg& rc, std::vector<law_result>& out);
+void rope_scaled_laws(const check_run& cx, const rope_cfg& rc, std::vector<law_result>& out);
 
 /// The plain-RoPE laws that do not hold as stated under a temperature a != 1
 /// (R(0)x = a x, |R(m)x| = a|x|, R(b)R(a) = a R(a+b)): rope_laws.cpp skips them,

@@ -11,7 +11,7 @@ namespace pv::blackbox {
 /// Sweep: the error of positions 2^j and 2^j + 1 (j = 0 .. 20) against the
 /// model's tolerance there and at --max-position.
 template <class T>
-json sweep_for(const context& cx, const rope_cfg& rc) {
+json sweep_for(const check_run& cx, const rope_cfg& rc) {
   const auto L = reference_layout(rc.c);
   const std::size_t d = std::size_t(rc.c.head_dim), na = std::size_t(rc.c.n_axes);
   std::vector<double> ms;
@@ -68,7 +68,7 @@ json sweep_for(const context& cx, const rope_cfg& rc) {
   return j;
 }
 
-template json sweep_for<float>(const context& cx, const rope_cfg& rc);
-template json sweep_for<double>(const context& cx, const rope_cfg& rc);
+template json sweep_for<float>(const check_run& cx, const rope_cfg& rc);
+template json sweep_for<double>(const check_run& cx, const rope_cfg& rc);
 
 }  // namespace pv::blackbox

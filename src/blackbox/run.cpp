@@ -18,7 +18,7 @@ namespace pv::blackbox {
 
 void ensure_dir(const std::string& dir) { make_out_dir(dir, "--out"); }
 
-void run_laws(const context& cx, run_output& o) {
+void run_laws(const check_run& cx, run_output& o) {
   json sweep = json::array(), diagnosis = json::array();
   if (cx.lib.has_attention)
     for (auto& r : attention_laws(cx)) o.laws.push_back(std::move(r));
@@ -31,7 +31,7 @@ void run_laws(const context& cx, run_output& o) {
   for (const auto& kv : diagnosis.items()) o.diagnosis.push(kv.second);
 }
 
-run_output run_laws(context& cx) {
+run_output run_laws(check_run& cx) {
   run_output o;
   o.lib = cx.lib;
   auto plan = std::make_shared<unit_plan>(*cx.units);  // units counted afresh (posverify/shard.h)
@@ -44,7 +44,7 @@ run_output run_laws(context& cx) {
   run_laws(cx, o);
   if (cx.lib.abi_version >= 2)  // the 16-bit dtypes: the float32 laws in that format's accuracy
     for (pv_dtype w : {PV_F16, PV_BF16}) {
-      context c16 = cx;
+      check_run c16 = cx;
       c16.wire = w;
       c16.float_only = true;
       const accuracy_class fmt = parse_accuracy(w == PV_F16 ? "float16" : "bfloat16");

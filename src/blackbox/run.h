@@ -27,7 +27,7 @@ struct run_output {
 void ensure_dir(const std::string& dir);
 
 /// Runs every law of cx.lib on every dtype it supports.
-void run_laws(const context& cx, run_output& o);
-run_output run_laws(context& cx);
+void run_laws(const check_run& cx, run_output& o);
+run_output run_laws(check_run& cx);
 
 }  // namespace pv::blackbox

@@ -52,7 +52,7 @@ struct shape_case {
 };
 
 /// The cases of attention.shapes: the profile's (see shapes.h) and the user's.
-std::vector<shape_case> shape_cases(const context& cx) {
+std::vector<shape_case> shape_cases(const check_run& cx) {
   static const std::size_t quick[][4] = {
       {1, 1, 32, 32},    {4, 2, 64, 32},    {16, 15, 80, 48},  {17, 16, 96, 96},   {33, 17, 128, 64},
       {1, 31, 256, 48},  {4, 32, 32, 32},   {16, 33, 64, 32},  {17, 63, 80, 48},   {33, 64, 96, 96},
@@ -73,7 +73,7 @@ std::vector<shape_case> shape_cases(const context& cx) {
 }
 
 /// The flags that select the cases of this run (for the replay commands).
-std::string shape_flags(const context& cx) {
+std::string shape_flags(const check_run& cx) {
   std::string f = cx.profile_given ? " --profile " + cx.profile : std::string();
   for (const auto& s : cx.shapes) f += " --shape " + s;
   return f;
@@ -118,10 +118,10 @@ std::string describe_case(const judged_case<T>& c, std::uint64_t seed) {
 }
 
 template <class T>
-law_result law_shapes(const context& cx0) {
+law_result law_shapes(const check_run& cx0) {
   namespace law = laws::attention_shapes;
   const auto cases = shape_cases(cx0);
-  context cx = cx0;  // one case per shape
+  check_run cx = cx0;  // one case per shape
   cx.cases = int(cases.size());
   cx.min_cases = std::min(cx0.min_cases, int(cases.size()));
   law_run L(cx, law::id, type_name<T>(), "", law::statement(cx.profile), law::tolerance_rule());
@@ -287,7 +287,7 @@ tier_agreement mpfr_sample(const attention_reference& ref, const double* q, cons
   return t;
 }
 
-std::vector<law_result> shape_laws(const context& cx) {
+std::vector<law_result> shape_laws(const check_run& cx) {
   std::vector<law_result> out;
   if (!cx.lib.has_attention) return out;
   out.push_back(law_shapes<float>(cx));

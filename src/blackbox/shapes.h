@@ -41,7 +41,7 @@ std::string shape_text(const shape& s);
 void check_profile(const std::string& p);
 
 /// The attention.shapes law of each dtype (float32, its 16-bit wires, float64).
-std::vector<law_result> shape_laws(const context& cx);
+std::vector<law_result> shape_laws(const check_run& cx);
 
 /// The reference of one case: the fast tier, or MPFR where the fast tier
 /// refuses (scores beyond its range): value hi + lo within bound.

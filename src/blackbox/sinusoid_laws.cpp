@@ -51,13 +51,13 @@ std::string describe(const sin_case& c) {
 
 // Not trig_of_angle_error: it takes stored speeds as exact; a user's kernel rounds w too (eps_w).
 template <class T>
-hp entry_tol(const context& cx, const hp& m, const hp& w, double base, std::size_t i, std::size_t d) {
+hp entry_tol(const check_run& cx, const hp& m, const hp& w, double base, std::size_t i, std::size_t d) {
   const rope_units u = rope_law_units<T>(cx);
   return laws::sinusoid_reference::entry_tolerance(m, w, speed_error(base, i, d, u.angle), u.angle, u.op, u.stored);
 }
 
 template <class T>
-law_result law_reference(const context& cx) {
+law_result law_reference(const check_run& cx) {
   namespace law = laws::sinusoid_reference;
   law_run L(cx, law::id, type_name<T>(), "", law::statement(), law::entry_tolerance_rule());
   if (!L.selected()) return L.finish();
@@ -93,7 +93,7 @@ law_result law_reference(const context& cx) {
 }
 
 template <class T>
-law_result law_linear_shift(const context& cx) {
+law_result law_linear_shift(const check_run& cx) {
   namespace law = laws::linear_shift;
   law_run L(cx, law::id, type_name<T>(), "", law::statement(), law::any_speed_tolerance_rule());
   if (!L.selected()) return L.finish();
@@ -132,7 +132,7 @@ law_result law_linear_shift(const context& cx) {
 
 }  // namespace
 
-std::vector<law_result> sinusoid_laws(const context& cx) {
+std::vector<law_result> sinusoid_laws(const check_run& cx) {
   std::vector<law_result> out;
   out.push_back(law_reference<float>(cx));
   out.push_back(law_linear_shift<float>(cx));

@@ -30,7 +30,7 @@ const char* to_string(structure s) {
 }
 
 template <class T>
-value_range range_of(const context& cx) {
+value_range range_of(const check_run& cx) {
   value_range r;
   r.max = double(std::numeric_limits<T>::max());
   r.min_normal = double(std::numeric_limits<T>::min());
@@ -48,8 +48,8 @@ value_range range_of(const context& cx) {
   }
   return r;
 }
-template value_range range_of<float>(const context&);
-template value_range range_of<double>(const context&);
+template value_range range_of<float>(const check_run&);
+template value_range range_of<double>(const check_run&);
 
 std::vector<double> grid_positions(std::size_t n_text, std::size_t h, std::size_t w, std::size_t na) {
   std::vector<double> p(n_text * na, 0.0);

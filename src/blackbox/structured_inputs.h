@@ -47,7 +47,7 @@ struct value_range {
   accuracy_class storage;  ///< rounding of every value (precision 0: T's own)
 };
 template <class T>
-value_range range_of(const context& cx);
+value_range range_of(const check_run& cx);
 
 template <class T>
 struct att_inputs {

@@ -72,7 +72,7 @@ std::string sanitize(const std::string& s) {
 
 /// Everything `check` takes from its command line.
 struct check_args {
-  context cx;
+  check_run cx;
   int min_cases = -1;
   std::string impl, out_dir = "reports", baseline, save_baseline, junit, shard;
   bool shard_given = false;
@@ -84,7 +84,7 @@ struct check_args {
 
 /// The option table of `posverify check` (one row per option).
 cli::option_table check_options(check_args& a) {
-  context& cx = a.cx;
+  check_run& cx = a.cx;
   auto accuracy = [&](const std::string& v) {
     try {
       cx.accuracy = parse_accuracy(v);
@@ -226,7 +226,7 @@ int run(const std::vector<std::string>& args) {
   install_signal_handlers();  // SIGINT/SIGTERM: kill the plugin's process group first
   cli::parse_options("check", check_options(a), args, &a.libs);
   if (!a.libs.empty() && !(a.mutation || a.panel)) throw usage_error("check: unknown option '" + a.libs[0] + "'");
-  context& cx = a.cx;
+  check_run& cx = a.cx;
   const int min_cases = a.min_cases;
   const std::string &impl = a.impl, &out_dir = a.out_dir, &baseline = a.baseline, &save_baseline = a.save_baseline;
   const bool mutation = a.mutation, panel = a.panel, seed_set = a.seed_set, cases_set = a.cases_set,
@@ -290,7 +290,7 @@ int run(const std::vector<std::string>& args) {
             << (cx.units->spec.sharded() ? ", shard " + cx.units->spec.text() : std::string()) << "\n";
   std::unique_ptr<progress> bar;
   if (::isatty(STDERR_FILENO) == 1) {  // the total: every unit enumerated, none run
-    context count = cx;
+    check_run count = cx;
     count.units = std::make_shared<unit_plan>(*cx.units);
     count.units->count_only = true;
     const long all = run_laws(count).units, s = cx.units->spec.total, k = cx.units->spec.index;

@@ -17,7 +17,7 @@ namespace pv::mutation {
 
 using namespace pv::blackbox;  // the run and its laws
 
-json run_mutation(blackbox::context& cx, const std::vector<std::string>& libs) {
+json run_mutation(blackbox::check_run& cx, const std::vector<std::string>& libs) {
   json rows = json::array();
   int caught = 0;
   for (const auto& lib : libs) {

@@ -15,7 +15,7 @@ namespace pv::mutation {
 /// returns the record that reports/mutation_report.h writes: per mutant the
 /// first law that failed, after how many cases, its finding, replay and
 /// diagnosis, and every law that failed.
-json run_mutation(blackbox::context& cx, const std::vector<std::string>& libs);
+json run_mutation(blackbox::check_run& cx, const std::vector<std::string>& libs);
 
 /// Every mutant was caught (and there was at least one).
 bool all_caught(const json& mutation);

@@ -21,7 +21,7 @@ using namespace pv::blackbox;  // the run and its laws
 
 using pv::usage_error;
 
-json run_panel(blackbox::context& cx, const std::vector<std::string>& libs, int seeds,
+json run_panel(blackbox::check_run& cx, const std::vector<std::string>& libs, int seeds,
                const std::vector<double>& max_positions) {
   struct worst {
     double ratio = 0;

@@ -17,7 +17,7 @@ namespace pv::mutation {
 /// member declaring an accuracy class) at `seeds` seeds from cx.seed and at
 /// each of `max_positions`; a line per member on stdout. Throws load_error
 /// for a member that cannot be loaded, usage_error for a bad @CLASS.
-json run_panel(blackbox::context& cx, const std::vector<std::string>& libs, int seeds,
+json run_panel(blackbox::check_run& cx, const std::vector<std::string>& libs, int seeds,
                const std::vector<double>& max_positions);
 
 /// No law failed on any member.

@@ -52,7 +52,7 @@ law_result law_of_json(const json& l) {
 }  // namespace
 
 std::string markdown_of_json(const json& j) {
-  context cx;
+  check_run cx;
   cx.seed = std::stoull(need(j, "seed").as_string());
   const json& opt = need(j, "options");
   cx.cases = int(need(opt, "cases").as_integer());

@@ -10,8 +10,8 @@
 
 namespace pv::reports {
 
-json report_json(const blackbox::context& cx, const blackbox::run_output& o, const json& regressions);
-std::string report_md(const blackbox::context& cx, const blackbox::run_output& o, const json& regressions,
+json report_json(const blackbox::check_run& cx, const blackbox::run_output& o, const json& regressions);
+std::string report_md(const blackbox::check_run& cx, const blackbox::run_output& o, const json& regressions,
                       const std::string& baseline);
 void print_laws(const blackbox::run_output& o);
 

@@ -34,7 +34,7 @@ const small_shape kShapes[] = {{1, 257, 80, 32}, {17, 65, 256, 64}, {5, 129, 128
 
 template <class T>
 void agreement_for(double& worst, long& entries, int& mpfr_cases) {
-  context cx;
+  check_run cx;
   const value_range vr = range_of<T>(cx);
   auto kinds = mixed_structures();
   kinds.push_back(structure::flux_rope);
@@ -86,7 +86,7 @@ TEST(CheckShapes, FastReferenceAndMpfrAgreeWithinTheirBounds) {
 
 // The agreement check has teeth: a reference moved by three times its bound is caught.
 TEST(CheckShapes, AgreementCatchesAReferenceOffByMoreThanItsBound) {
-  context cx;
+  check_run cx;
   rng g(7);
   const auto in = structured_attention<double>(g, 3, 65, 64, 16, structure::random, range_of<double>(cx));
   const auto q = doubles(in.q), k = doubles(in.k), v = doubles(in.v);
@@ -106,7 +106,7 @@ TEST(CheckShapes, AgreementCatchesAReferenceOffByMoreThanItsBound) {
 // MPFR's sample would see a NaN (not a ratio of 0).
 template <class T>
 void reference_finite_for_many_draws() {
-  context cx;
+  check_run cx;
   const value_range vr = range_of<T>(cx);
   for (structure kind : mixed_structures())
     for (std::uint64_t seed = 0; seed < 300; ++seed) {
@@ -133,7 +133,7 @@ TEST(CheckShapes, ReferenceIsFiniteOnEveryStructure) {
 }
 
 TEST(CheckShapes, StructuredInputsHaveTheirStructure) {
-  context cx;
+  check_run cx;
   const value_range vr = range_of<float>(cx);
   rng g(3);
   const auto ties = structured_attention<float>(g, 2, 20, 32, 8, structure::identical_keys, vr);

@@ -21,7 +21,7 @@ void expect_exceeds(const std::string& what, const laws::largest_excess& x) {
 }
 
 template <class T>
-void check_type(const gen::grid& g, const conv3x3<double>& k0, const matrix<double>& X0) {
+void compare_in_type(const gen::grid& g, const conv3x3<double>& k0, const matrix<double>& X0) {
   const auto o = law::evaluate(gen::convert_kernel<T>(k0), convert_matrix<T>(X0), g.h, g.w);
   expect_exceeds<T>("conv(flip X) vs flip conv(X)", o.conv);
   expect_exceeds<T>("attention(conv(flip X)) vs flip attention(conv(X))", o.attention);
@@ -38,7 +38,7 @@ PV_PROPERTY(law::id, law::statement(), law::tolerance_rule(),
               const auto X = *gen::generic_tokens({g.h * g.w, g.h * g.w, c_in, c_in, false, 0.25,
                                                    1.0, true});
               RC_TAG(g.h == g.w ? "square" : "non-square");
-              check_type<hp>(g, k, X);
-              check_type<double>(g, k, X);
-              check_type<float>(g, k, X);
+              compare_in_type<hp>(g, k, X);
+              compare_in_type<double>(g, k, X);
+              compare_in_type<float>(g, k, X);
             });

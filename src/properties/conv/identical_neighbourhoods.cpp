@@ -20,7 +20,7 @@ void expect_equal(const std::string& what, const law::mismatch<T>& m, std::size_
 }
 
 template <class T>
-void check_type(const gen::grid& g, const conv3x3<double>& k0, const matrix<double>& X0, std::size_t a,
+void compare_in_type(const gen::grid& g, const conv3x3<double>& k0, const matrix<double>& X0, std::size_t a,
                 std::size_t b) {
   const auto o = law::evaluate(gen::convert_kernel<T>(k0), convert_matrix<T>(X0), g.h, g.w, a, b);
   expect_equal<T>("conv output", o.conv, a, b);
@@ -46,7 +46,7 @@ PV_PROPERTY(law::id, law::statement(), law::tolerance_rule(),
               const bool border = !(ar > 0 && ac > 0 && ar + 1 < long(g.h) && ac + 1 < long(g.w)) ||
                                   !(br > 0 && bc > 0 && br + 1 < long(g.h) && bc + 1 < long(g.w));
               RC_TAG(border ? "a border cell" : "two interior cells");
-              check_type<hp>(g, k, X, a, b);
-              check_type<double>(g, k, X, a, b);
-              check_type<float>(g, k, X, a, b);
+              compare_in_type<hp>(g, k, X, a, b);
+              compare_in_type<double>(g, k, X, a, b);
+              compare_in_type<float>(g, k, X, a, b);
             });

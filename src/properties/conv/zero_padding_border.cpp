@@ -11,7 +11,7 @@ using namespace pv;
 namespace law = pv::laws::zero_padding_border;
 
 template <class T>
-void check_type(const gen::grid& g, const conv3x3<double>& k0, const std::vector<double>& x0,
+void compare_in_type(const gen::grid& g, const conv3x3<double>& k0, const std::vector<double>& x0,
                 bool positive) {
   const auto k = gen::convert_kernel<T>(k0);
   const auto X = law::constant_picture<T>(g.h * g.w, x0);
@@ -51,7 +51,7 @@ PV_PROPERTY(law::id, law::statement(), law::tolerance_rule(),
               const auto xm = *gen::generic_tokens({1, 1, c_in, c_in, false, 0.25, 1.0, positive});
               const std::vector<double> x(xm.a.begin(), xm.a.end());
               RC_TAG(positive ? "positive kernel and picture" : "general kernel");
-              check_type<hp>(g, k, x, positive);
-              check_type<double>(g, k, x, positive);
-              check_type<float>(g, k, x, positive);
+              compare_in_type<hp>(g, k, x, positive);
+              compare_in_type<double>(g, k, x, positive);
+              compare_in_type<float>(g, k, x, positive);
             });

@@ -12,7 +12,7 @@ using namespace pv;
 namespace law = pv::laws::breaks_permutation_symmetry;
 
 template <class T>
-void check_type(const law::encoding& enc, const matrix<double>& X0, const permutation& perm, double offset) {
+void compare_in_type(const law::encoding& enc, const matrix<double>& X0, const permutation& perm, double offset) {
   const auto x = law::evaluate<T>(enc, X0, perm, offset);
   if (!x.exceeds(law::margin))
     prop::fail(std::string(enc.rope ? "RoPE" : "additive sinusoid") + " [" + type_name<T>() +
@@ -38,7 +38,7 @@ PV_PROPERTY(law::id, law::statement(), law::tolerance_rule(),
               const auto perm = *gen::nonidentity_permutation(X0.rows);
               const auto offset = *gen::position_int(8);
               RC_TAG(rope ? "RoPE" : "additive sinusoid");
-              check_type<hp>(enc, X0, perm, double(offset));
-              check_type<double>(enc, X0, perm, double(offset));
-              check_type<float>(enc, X0, perm, double(offset));
+              compare_in_type<hp>(enc, X0, perm, double(offset));
+              compare_in_type<double>(enc, X0, perm, double(offset));
+              compare_in_type<float>(enc, X0, perm, double(offset));
             });

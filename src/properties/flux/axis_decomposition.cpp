@@ -12,7 +12,7 @@ using namespace pv::flux_check;
 namespace law = pv::laws::axis_decomposition;
 
 template <class T>
-void check_type(const gen::flux_spec& f, const matrix<double>& QK, const std::array<double, 3>& p,
+void compare_in_type(const gen::flux_spec& f, const matrix<double>& QK, const std::array<double, 3>& p,
                 const std::array<double, 3>& p2) {
   const auto L = gen::layout<T>(f);
   const auto X = convert_matrix<T>(QK);
@@ -53,7 +53,7 @@ PV_PROPERTY(law::id, law::statement(), law::tolerance_rule(),
                 for (std::size_t a = 0; a < 3; ++a) p[a] += double(s[a]);
                 RC_TAG("far");
               }
-              check_type<hp>(f, QK, p, p2);
-              check_type<double>(f, QK, p, p2);
-              check_type<float>(f, QK, p, p2);
+              compare_in_type<hp>(f, QK, p, p2);
+              compare_in_type<double>(f, QK, p, p2);
+              compare_in_type<float>(f, QK, p, p2);
             });

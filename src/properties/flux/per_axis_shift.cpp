@@ -11,7 +11,7 @@ using namespace pv::flux_check;
 namespace law = pv::laws::per_axis_shift;
 
 template <class T>
-void check_type(const gen::flux_spec& f, const matrix<double>& QK, const std::array<double, 3>& p,
+void compare_in_type(const gen::flux_spec& f, const matrix<double>& QK, const std::array<double, 3>& p,
                 const std::array<double, 3>& p2, const std::array<double, 3>& s) {
   const auto L = gen::layout<T>(f);
   const auto X = convert_matrix<T>(QK);
@@ -33,7 +33,7 @@ PV_PROPERTY(law::id, law::statement(), law::tolerance_rule(),
                 for (std::size_t a = 0; a < 3; ++a)
                   if (int(a) != only) s[a] = 0;
               RC_TAG(only == 3 ? "all axes" : "one axis");
-              check_type<hp>(f, QK, p, p2, s);
-              check_type<double>(f, QK, p, p2, s);
-              check_type<float>(f, QK, p, p2, s);
+              compare_in_type<hp>(f, QK, p, p2, s);
+              compare_in_type<double>(f, QK, p, p2, s);
+              compare_in_type<float>(f, QK, p, p2, s);
             });

@@ -11,7 +11,7 @@ using namespace pv;
 namespace law = pv::laws::text_identity;
 
 template <class T>
-void check_type(const gen::flux_spec& f, const matrix<double>& X0) {
+void compare_in_type(const gen::flux_spec& f, const matrix<double>& X0) {
   const auto L = gen::layout<T>(f);
   const auto X = convert_matrix<T>(X0);
   const auto R = rope_apply(L, X, std::vector<std::vector<double>>(X.rows, {0.0, 0.0, 0.0}));
@@ -29,7 +29,7 @@ PV_PROPERTY(law::id, law::statement(), law::tolerance_rule(),
               const auto f = *gen::flux_config();
               const std::size_t d = f.axes_dim[0] + f.axes_dim[1] + f.axes_dim[2];
               const auto X = *gen::tokens({1, 4, d, d, true, true});
-              check_type<hp>(f, X);
-              check_type<double>(f, X);
-              check_type<float>(f, X);
+              compare_in_type<hp>(f, X);
+              compare_in_type<double>(f, X);
+              compare_in_type<float>(f, X);
             });

@@ -11,7 +11,7 @@ using namespace pv;
 namespace law = pv::laws::shift_invariance;
 
 template <class T>
-void check_type(const gen::rope_spec& spec, const matrix<double>& QK, double m, double n,
+void compare_in_type(const gen::rope_spec& spec, const matrix<double>& QK, double m, double n,
                 double s) {
   const auto L = gen::layout<T>(spec);
   const auto X = convert_matrix<T>(QK);
@@ -47,7 +47,7 @@ PV_PROPERTY(law::id,
                          ? "large positions"
                          : "small positions");
               RC_TAG(to_string(spec.pair));
-              check_type<hp>(spec, QK, double(m), double(n), double(s));
-              check_type<double>(spec, QK, double(m), double(n), double(s));
-              check_type<float>(spec, QK, double(m), double(n), double(s));
+              compare_in_type<hp>(spec, QK, double(m), double(n), double(s));
+              compare_in_type<double>(spec, QK, double(m), double(n), double(s));
+              compare_in_type<float>(spec, QK, double(m), double(n), double(s));
             });

@@ -10,7 +10,7 @@ using namespace pv;
 namespace law = pv::laws::single_frequency_aliasing;
 
 template <class T>
-void check_type(pairing pr, std::size_t pairs, long p, long q, const matrix<double>& QK,
+void compare_in_type(pairing pr, std::size_t pairs, long p, long q, const matrix<double>& QK,
                 double m, double n, double m2, double n2) {
   const T w = T(2) * pi<T>() * T(p) / T(q);
   const auto L = rope_with_speeds<T>(std::vector<T>(pairs, w), pr);
@@ -46,7 +46,7 @@ PV_PROPERTY(law::id, law::statement(), law::tolerance_rule(),
               const auto n2 = *gen::position_int();
               RC_TAG(std::abs(D) >= 64 || n >= 64 || n2 >= 64 ? "large" : "small");
               const double m = double(n + D), m2 = double(n2 + D + q);
-              check_type<hp>(pr, pairs, p, q, QK, m, double(n), m2, double(n2));
-              check_type<double>(pr, pairs, p, q, QK, m, double(n), m2, double(n2));
-              check_type<float>(pr, pairs, p, q, QK, m, double(n), m2, double(n2));
+              compare_in_type<hp>(pr, pairs, p, q, QK, m, double(n), m2, double(n2));
+              compare_in_type<double>(pr, pairs, p, q, QK, m, double(n), m2, double(n2));
+              compare_in_type<float>(pr, pairs, p, q, QK, m, double(n), m2, double(n2));
             });

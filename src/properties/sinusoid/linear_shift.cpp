@@ -11,7 +11,7 @@ using namespace pv;
 namespace law = pv::laws::linear_shift;
 
 template <class T>
-void check_type(const gen::rope_spec& spec, double m, double k) {
+void compare_in_type(const gen::rope_spec& spec, double m, double k) {
   // the speeds of a RoPE spec: the ladder computed in T, or explicit ones
   std::vector<T> w;
   if (spec.ladder) w = geometric_speeds<T>(spec.d, T(spec.theta));
@@ -35,7 +35,7 @@ PV_PROPERTY(law::id,
               const auto k = *gen::shift_int();
               RC_TAG(spec.ladder ? "ladder" : "explicit speeds");
               RC_TAG(std::abs(m) >= 64 || std::abs(k) >= 64 ? "large" : "small");
-              check_type<hp>(spec, double(m), double(k));
-              check_type<double>(spec, double(m), double(k));
-              check_type<float>(spec, double(m), double(k));
+              compare_in_type<hp>(spec, double(m), double(k));
+              compare_in_type<double>(spec, double(m), double(k));
+              compare_in_type<float>(spec, double(m), double(k));
             });

@@ -37,7 +37,7 @@ struct unit_plan {
   void finished() const { if (done) done(); }
 };
 
-struct context {
+struct check_run {
   std::shared_ptr<unit_plan> units = std::make_shared<unit_plan>();
   long group = -1;  ///< the unit of the laws being run (a RoPE configuration), or -1: one unit per law
   impl_info lib;
@@ -66,7 +66,7 @@ struct context {
 /// The unit roundoff the laws use for dtype T: T's own, or that of a coarser
 /// declared accuracy class (a kernel whose interface is wider than its arithmetic).
 template <class T>
-hp law_u(const context& cx) {
+hp law_u(const check_run& cx) {
   const hp u = convert<hp>(unit_roundoff<T>()), a = convert<hp>(cx.accuracy.u);
   return a > u ? a : u;
 }
@@ -75,7 +75,7 @@ hp law_u(const context& cx) {
 /// "Which u"): the angle in T (in the declared class only when it declares
 /// 16-bit arithmetic), cos/sin/rotation/storage at law_u.
 template <class T>
-rope_units rope_law_units(const context& cx) {
+rope_units rope_law_units(const check_run& cx) {
   const hp t = convert<hp>(unit_roundoff<T>()), op = law_u<T>(cx);
   return {cx.accuracy.accumulate ? op : t, op, op > t};
 }
