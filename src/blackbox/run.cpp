@@ -18,7 +18,11 @@ namespace pv::blackbox {
 
 void ensure_dir(const std::string& dir) { make_out_dir(dir, "--out"); }
 
-void run_laws(const check_run& cx, run_output& o) {
+namespace {
+
+/// One pass over every law of cx.lib in cx's wire format: appends the laws,
+/// the sweep and the diagnosis to o.
+void run_in_format(const check_run& cx, run_output& o) {
   json sweep = json::array(), diagnosis = json::array();
   if (cx.lib.has_attention)
     for (auto& r : attention_laws(cx)) o.laws.push_back(std::move(r));
@@ -31,6 +35,8 @@ void run_laws(const check_run& cx, run_output& o) {
   for (const auto& kv : diagnosis.items()) o.diagnosis.push(kv.second);
 }
 
+}  // namespace
+
 run_output run_laws(check_run& cx) {
   run_output o;
   o.lib = cx.lib;
@@ -41,7 +47,7 @@ run_output run_laws(check_run& cx) {
   auto t0 = std::chrono::steady_clock::now();
   // the accuracy class: --accuracy, else what a version-2 plugin declares
   if (!cx.accuracy_given) cx.accuracy = parse_accuracy(cx.lib.accuracy);
-  run_laws(cx, o);
+  run_in_format(cx, o);
   if (cx.lib.abi_version >= 2)  // the 16-bit dtypes: the float32 laws in that format's accuracy
     for (pv_dtype w : {PV_F16, PV_BF16}) {
       check_run c16 = cx;
@@ -49,7 +55,7 @@ run_output run_laws(check_run& cx) {
       c16.float_only = true;
       const accuracy_class fmt = parse_accuracy(w == PV_F16 ? "float16" : "bfloat16");
       if (c16.accuracy.u < fmt.u) c16.accuracy = fmt;
-      run_laws(c16, o);
+      run_in_format(c16, o);
     }
   o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   o.units = plan->next, o.sweep_units = plan->sweep_units, o.diagnosis_units = plan->diagnosis_units;

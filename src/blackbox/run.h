@@ -26,8 +26,9 @@ struct run_output {
 /// Makes the output folder (named as --out in errors).
 void ensure_dir(const std::string& dir);
 
-/// Runs every law of cx.lib on every dtype it supports.
-void run_laws(const check_run& cx, run_output& o);
+/// Runs every law of cx.lib on every dtype it supports: float32 and float64,
+/// then (ABI version 2 and later) the float32 laws again with float16 and
+/// bfloat16 on the wire.
 run_output run_laws(check_run& cx);
 
 }  // namespace pv::blackbox
