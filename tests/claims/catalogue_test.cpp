@@ -1,5 +1,6 @@
-// Every claim id of ../shared/CLAIMS.md has a registered claim, the
-// catalogue lists exactly those ids, and none reports "not implemented".
+// Every claim of docs/claims.md (and of ../shared/CLAIMS.md, where present)
+// has a registered claim under the section the table gives, the catalogue
+// lists exactly those ids, and none reports "not implemented".
 #include "claims_test_util.h"
 
 #include <fstream>
@@ -11,37 +12,68 @@ namespace pv::claims::test {
 namespace {
 
 /// Backticked ids in the first column of the claim tables (everything before
-/// the core-laws section, whose ids are properties).
-std::vector<std::string> claim_ids_of(const std::string& text) {
-  std::vector<std::string> ids;
+/// the core-laws section, whose ids are properties), with the second column.
+struct catalogue_row {
+  std::string id, place;
+};
+std::vector<catalogue_row> claim_rows_of(const std::string& text) {
+  std::vector<catalogue_row> rows;
   std::istringstream in(text);
   std::string line;
-  const std::regex row(R"(^\|\s*`([a-z0-9_.-]+)`\s*\|)");
+  const std::regex row(R"(^\|\s*`([a-z0-9_.-]+)`\s*\|\s*([^|]*?)\s*\|)");
   while (std::getline(in, line)) {
     if (line.rfind("## The core laws", 0) == 0) break;
     std::smatch m;
-    if (std::regex_search(line, m, row)) ids.push_back(m[1]);
+    if (std::regex_search(line, m, row)) rows.push_back({m[1], m[2]});
   }
-  return ids;
+  return rows;
 }
 
-TEST(ClaimsCatalogue, EveryIdOfClaimsMdIsImplemented) {
-  const std::string path = std::string(POSVERIFY_SOURCE_DIR) + "/../shared/CLAIMS.md";
+std::string read_text(const std::string& path) {
   std::ifstream f(path);
-  if (!f) GTEST_SKIP() << path << " is absent";
+  if (!f) return {};
   std::stringstream ss;
   ss << f.rdbuf();
-  auto ids = claim_ids_of(ss.str());
-  ASSERT_EQ(ids.size(), 31u) << "CLAIMS.md's tables changed: update the catalogue";
+  return ss.str();
+}
+
+/// The ids of `rows` against the catalogue and the registry: each once, each
+/// registered, none of the catalogue missing.
+void expect_same_ids(const std::vector<catalogue_row>& rows, const std::string& where) {
+  std::set<std::string> listed;
+  for (const auto& r : rows) EXPECT_TRUE(listed.insert(r.id).second) << where << " lists " << r.id << " twice";
   std::set<std::string> catalogued;
   for (const auto& e : catalogue()) catalogued.insert(e.id);
   std::set<std::string> registered;
   for (const auto& d : claim_registry()) registered.insert(d.id);
-  for (const auto& id : ids) {
-    EXPECT_TRUE(catalogued.count(id)) << id << " is missing from registry.cpp's catalogue";
-    EXPECT_TRUE(registered.count(id)) << id << " has no PV_CLAIM";
+  for (const auto& id : listed) {
+    EXPECT_TRUE(catalogued.count(id)) << where << ": " << id << " is missing from registry.cpp's catalogue";
+    EXPECT_TRUE(registered.count(id)) << where << ": " << id << " has no PV_CLAIM";
   }
-  EXPECT_EQ(catalogued.size(), ids.size()) << "the catalogue lists ids CLAIMS.md does not";
+  for (const auto& id : catalogued) EXPECT_TRUE(listed.count(id)) << id << " is catalogued but not in " << where;
+}
+
+// docs/claims.md is the project's own catalogue (ids, place in the chapter,
+// paraphrase): it is in every clone, so this test always runs.
+TEST(ClaimsCatalogue, DocsCatalogueListsEveryClaimWithItsSection) {
+  const std::string path = std::string(POSVERIFY_SOURCE_DIR) + "/docs/claims.md";
+  const std::string text = read_text(path);
+  ASSERT_FALSE(text.empty()) << path << " is absent or empty";
+  auto rows = claim_rows_of(text);
+  ASSERT_EQ(rows.size(), catalogue().size()) << path << "'s table and registry.cpp's catalogue differ in length";
+  expect_same_ids(rows, path);
+  for (const auto& r : rows) EXPECT_EQ(r.place, section_of(r.id)) << path << ": the place of " << r.id;
+}
+
+// The chapter's catalogue beside the repository (../shared/CLAIMS.md, where a
+// checkout has it) names the same ids as docs/claims.md.
+TEST(ClaimsCatalogue, EveryIdOfClaimsMdIsImplemented) {
+  const std::string path = std::string(POSVERIFY_SOURCE_DIR) + "/../shared/CLAIMS.md";
+  const std::string text = read_text(path);
+  if (text.empty()) GTEST_SKIP() << path << " is absent (docs/claims.md is checked by the test above)";
+  auto rows = claim_rows_of(text);
+  ASSERT_EQ(rows.size(), 31u) << "CLAIMS.md's tables changed: update the catalogue and docs/claims.md";
+  expect_same_ids(rows, path);
 }
 
 /// Significant digits of a decimal string such as "8.66e-01" (0 for "0").
