@@ -124,6 +124,16 @@ set_source_files_properties(${CMAKE_CURRENT_SOURCE_DIR}/src/reports/html.cpp PRO
   COMPILE_DEFINITIONS POSVERIFY_JS_DIR="${CMAKE_CURRENT_SOURCE_DIR}/js/node_modules")
 # cli: option tables and one file per subcommand (main.cpp is the program's).
 posverify_stage(cli DEPS reports EXCLUDE main.cpp)
+# The commit of the source tree for `posverify --version`: written at build
+# time (cmake/git_commit.cmake), recompiled only when it changes.
+set(_git_commit_cpp ${CMAKE_BINARY_DIR}/generated/git_commit.cpp)
+add_custom_target(pv_git_commit
+  COMMAND ${CMAKE_COMMAND} -DSRC=${CMAKE_CURRENT_SOURCE_DIR} -DOUT=${_git_commit_cpp}
+          -P ${CMAKE_CURRENT_SOURCE_DIR}/cmake/git_commit.cmake
+  BYPRODUCTS ${_git_commit_cpp}
+  COMMENT "commit of the source tree")
+target_sources(pv_cli PRIVATE ${_git_commit_cpp})
+add_dependencies(pv_cli pv_git_commit)
 
 # The stages and their direct dependencies, and each stage's include folders
 # as its users see them (transitively), for tests/layering/.

@@ -24,6 +24,9 @@ int cmd_budgets(const std::vector<std::string>& args);
 int cmd_verify(const std::vector<std::string>& args);
 int cmd_replay(const std::vector<std::string>& args);
 int cmd_list();
+/// `posverify --version` (-V): cli/version.cpp; version_text() is its one line.
+int cmd_version();
+std::string version_text();
 int cmd_merge(const std::vector<std::string>& args);
 /// `posverify html`: index.html (or NAME.html of a check report) from JSON reports (cli/html.cpp).
 int cmd_html(const std::vector<std::string>& args);

@@ -34,6 +34,8 @@ std::string usage() {
          "                       (or NAME.html beside a check report; docs/reports.md)\n"
          "  check --impl LIB.so  run the laws on a user's implementation\n"
          "                       (`posverify check --help` lists its options)\n"
+         "  --version, -V        the version, commit, plugin ABI and protocol versions,\n"
+         "                       and the MPFR/MPFI/GMP/Boost versions\n"
          "  merge OUT SHARD.json...  join the reports of the shards of one check or\n"
          "                       verify run (--shard K/N) into the whole run's report\n"
          "\n"
@@ -52,6 +54,7 @@ int main(int argc, char** argv) {
   try {
     if (args.empty()) throw usage_error("no command given");
     std::string cmd = args[0];
+    if (cmd == "--version" || cmd == "-V" || cmd == "version") return pv::cli::cmd_version();
     std::vector<std::string> rest(args.begin() + 1, args.end());
     // `check` has options of its own and prints them for --help.
     if (cmd == "check") return pv::cli::cmd_check(rest);

@@ -22,7 +22,6 @@
 namespace pv::sandbox {
 namespace {
 
-constexpr std::uint32_t kProtocolVersion = 1;
 /// How long a server may take to start and answer HELLO (importing torch
 /// alone takes 6-10 s on a loaded 2-core machine).
 constexpr int kStartupMs = 120000;

@@ -18,10 +18,15 @@
 #include "sandbox/sandbox.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
 namespace pv::sandbox {
+
+/// The version of the pipe protocol (docs/protocol.md) this side speaks; a
+/// server's HELLO must answer with the same (python/posverify: PROTOCOL_VERSION).
+constexpr std::uint32_t kProtocolVersion = 1;
 
 /// Settings of the adapter (options of `posverify check`).
 struct process_options {
