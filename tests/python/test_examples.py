@@ -157,6 +157,16 @@ def test_adapter_impl_cmd():
     assert ok_line("attention.reference[float32]") in r.stdout
 
 
+def test_adapter_scaled_rope_is_unsupported_not_sent_as_plain():
+    """Protocol version 1 carries no RoPE scaling: a scaled configuration is
+    unsupported for a server, never sent as the plain one (which a correct
+    plain kernel then "fails")."""
+    law = "rope.reference[user-halves-128-theta500000-linear-4/float32]"
+    rc, out = check("llama_rope:LlamaRope", "--rope-config", "halves:500000:128:linear(4)", "--law", law, cases="4")
+    assert fail_line(law) not in out
+    assert "--    %s  (unsupported, 0 cases, 4 declined)" % law in out
+
+
 def test_adapter_server_decodes_an_operation_from_its_row():
     """The server decodes every request from the table posverify passes in
     POSVERIFY_OPERATIONS (docs/protocol.md): an operation it was never told
