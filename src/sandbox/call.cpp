@@ -58,8 +58,9 @@ std::int64_t call::dim(std::string_view name) const {
 std::size_t call::bytes(const buffer& b) const {
   if (b.type == elem::config) return b.bytes;
   const std::size_t es = b.type == elem::f64 ? 8 : elem_size(t);
-  const std::int64_t rows = b.rows ? dim(b.rows) : 1, cols = b.cols ? dim(b.cols) : 1;
-  return std::size_t(rows * cols) * es;
+  std::int64_t n = 1;
+  for (const char* d : b.shape) n *= dim(d);
+  return std::size_t(n) * es;
 }
 
 std::size_t call::out_bytes() const {

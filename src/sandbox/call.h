@@ -50,7 +50,7 @@ struct call {
   /// The value of field `name` (a scalar, or an int32/int64 member of a
   /// configuration buffer); std::logic_error if there is none.
   std::int64_t dim(std::string_view name) const;
-  /// Bytes of buffer b: rows x cols elements (a configuration: its size).
+  /// Bytes of buffer b: the product of its dimensions, in elements (a configuration: its size).
   std::size_t bytes(const buffer& b) const;
   /// The input bytes of buffer k of the row (k < buffers.size(); not the out buffer).
   const std::vector<unsigned char>& input(std::size_t k) const;

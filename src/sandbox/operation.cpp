@@ -76,8 +76,7 @@ json operations_json() {
       j.set("elem", json::string(elem_name(b.type)));
       j.set("role", json::string(role_name(b.use)));
       json shape = json::array();
-      if (b.rows) shape.push(json::string(b.rows));
-      if (b.cols) shape.push(json::string(b.cols));
+      for (const char* d : b.shape) shape.push(json::string(d));
       j.set("shape", std::move(shape));
       if (b.python_class) j.set("class", json::string(b.python_class));
       bufs.push(std::move(j));

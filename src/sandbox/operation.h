@@ -65,8 +65,9 @@ struct buffer {
   const char* name = nullptr;
   elem type = elem::dtype;
   role use = role::in;
-  const char* rows = nullptr;  ///< shape: rows x cols, in field names (cols null: a vector)
-  const char* cols = nullptr;
+  /// Its dimensions, in field names, outermost first (row-major): {"n_q", "d"};
+  /// a finding names an entry by (row, column), the column the last dimension.
+  std::vector<const char*> shape;
   std::size_t bytes = 0;              ///< config: the size of the struct
   const char* python_class = nullptr; ///< config: the class of package posverify its fields fill (RopeConfig)
 };

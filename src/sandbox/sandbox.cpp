@@ -28,7 +28,7 @@ namespace {
 void check_finite(const call& c, result& r) {
   const std::size_t n = r.out.size() / elem_size(c.t);
   const buffer& ob = c.row().buffers[c.row().output()];
-  const std::int64_t cols = ob.cols ? c.dim(ob.cols) : 1;
+  const std::int64_t cols = ob.shape.size() >= 2 ? c.dim(ob.shape.back()) : 1;
   for (std::size_t i = 0; i < n; ++i) {
     double v;
     if (c.t == PV_F32) {

@@ -75,7 +75,7 @@ TEST(Operations, EveryRowIsWellFormed) {
       if (buf.use == role::out) {
         EXPECT_EQ(b + 1, o.buffers.size());
       }
-      for (const char* d : {buf.rows, buf.cols})
+      for (const char* d : buf.shape)
         if (d) {
           EXPECT_TRUE(seen.count(d)) << buf.name << " has a dimension " << d << " that is no field before it";
         }
