@@ -67,7 +67,7 @@ struct buffer {
   role use = role::in;
   /// Its dimensions, in field names, outermost first (row-major): {"n_q", "d"};
   /// a finding names an entry by (row, column), the column the last dimension.
-  std::vector<const char*> shape;
+  std::vector<const char*> shape{};
   std::size_t bytes = 0;              ///< config: the size of the struct
   const char* python_class = nullptr; ///< config: the class of package posverify its fields fill (RopeConfig)
 };
@@ -86,11 +86,11 @@ struct invocation {
 struct operation {
   const char* name = nullptr;  ///< its pv_impl member, its key in reports, its Python method
   std::uint32_t since = 1;     ///< the ABI version whose pv_impl has the member
-  std::vector<field> fields;
-  std::vector<buffer> buffers;
+  std::vector<field> fields{};
+  std::vector<buffer> buffers{};
   /// The Python method's arguments, in order: buffer names (configuration
   /// buffers as their python_class), field names, or "dtype".
-  std::vector<const char*> python;
+  std::vector<const char*> python{};
   bool (*provided)(const pv_impl&) = nullptr;  ///< the member is not NULL
   int (*invoke)(const pv_impl&, const invocation&) = nullptr;
   /// Multiply-adds of a call (the per-call time limit grows with it).
