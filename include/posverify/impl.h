@@ -10,7 +10,9 @@
  * Version 3 of the ABI: plugins declaring versions 1 and 2 keep loading; they
  * are never called with a configuration that needs version 3 (partial rotary,
  * M-RoPE, scaled speeds: see pv_rope_config_version) and such laws are
- * reported "unsupported" for them (docs/rope-configs.md). */
+ * reported "unsupported" for them (docs/rope-configs.md). A function added
+ * to the interface is appended at the end of pv_impl under a new version: a
+ * plugin is never read past the members of the version it declares. */
 #ifndef POSVERIFY_IMPL_H_
 #define POSVERIFY_IMPL_H_
 

@@ -5,26 +5,31 @@
 ``POSVERIFY_DEVICE``, or any object with ``attention``/``rope``/``sinusoid``
 methods), and answers requests on stdin with answers on stdout until stdin
 ends. `posverify check --impl python:MODULE:OBJECT` starts it.
+
+The requests are decoded from the table of operations posverify passes in
+the environment variable POSVERIFY_OPERATIONS (one row per function of the
+plugin interface: its fields, buffers and the arguments of the kernel's
+method of the same name), so an operation added to posverify needs no change
+here.
 """
 
+import dataclasses
 import faulthandler
 import importlib
 import io
+import json
 import os
 import struct
 import sys
 import traceback
 
-from . import PROTOCOL_VERSION, RopeConfig
+from . import PROTOCOL_VERSION
 
-HELLO, ATTENTION, ROPE, SINUSOID = 1, 2, 3, 4
+HELLO = 1
 OK, UNSUPPORTED, ERROR = 0, 1, 2
 DTYPE_NAMES = {0: "float32", 1: "float64", 2: "float16", 3: "bfloat16"}
 ELEM_SIZE = {0: 4, 1: 8, 2: 2, 3: 2}
-
-_ATT = struct.Struct("<BBqqqq")
-_ROPE = struct.Struct("<BBqii4idB")
-_SIN = struct.Struct("<BBqqd")
+_WIRE = {"u8": "B", "i32": "i", "i64": "q", "f64": "d"}
 
 
 class ProtocolError(Exception):
@@ -109,8 +114,49 @@ def load(spec, device):
     return obj
 
 
+class Operation:
+    """One row of posverify's table of operations (the JSON of the environment
+    variable POSVERIFY_OPERATIONS, docs/protocol.md): how its request is laid
+    out and how the kernel's method of the same name is called."""
+
+    def __init__(self, row):
+        self.name = row["name"]
+        self.request = row["request"]
+        self.bit = row["bit"]
+        self.fields = row["fields"]
+        self.buffers = row["buffers"]
+        self.python = row["python"]
+        fmt = "<BB" + "".join(_WIRE[f["wire"]] * f.get("count", 1) for f in self.fields)
+        self.header = struct.Struct(fmt)
+
+    def values(self, body):
+        """The dtype code and the fields of a request, by name (arrays as tuples)."""
+        if len(body) < self.header.size:
+            raise ProtocolError("%s request of %d bytes" % (self.name, len(body)))
+        flat = self.header.unpack_from(body)
+        code, at, vals = flat[1], 2, {}
+        for f in self.fields:
+            n = f.get("count", 1)
+            vals[f["name"]] = flat[at] if n == 1 else tuple(flat[at:at + n])
+            at += n
+        for f in self.fields:
+            v = vals[f["name"]]
+            if ("min" in f and v < f["min"]) or ("max" in f and v > f["max"]):
+                raise ProtocolError("%s request with %s %s" % (self.name, f["name"], v))
+        return code, vals
+
+
+def operations_from_environment():
+    """The rows posverify sends in POSVERIFY_OPERATIONS."""
+    text = os.environ.get("POSVERIFY_OPERATIONS", "")
+    if not text:
+        raise RuntimeError("POSVERIFY_OPERATIONS is not set: posverify check starts this server and "
+                           "describes its requests there (docs/protocol.md)")
+    return [Operation(row) for row in json.loads(text)]
+
+
 class Server:
-    def __init__(self, kernel, device):
+    def __init__(self, kernel, device, operations=None):
         self.kernel = kernel
         backend = getattr(kernel, "backend", "torch")
         if backend == "torch":
@@ -119,10 +165,12 @@ class Server:
             self.b = _Numpy(device)
         else:
             raise ValueError("backend must be 'torch' or 'numpy', not %r" % backend)
-        self.fns = {n: getattr(kernel, n, None) for n in ("attention", "rope", "sinusoid")}
+        self.ops = operations if operations is not None else operations_from_environment()
+        self.by_request = {op.request: op for op in self.ops}
+        self.fns = {op.name: getattr(kernel, op.name, None) for op in self.ops}
 
     def provides(self):
-        return sum(1 << i for i, n in enumerate(("attention", "rope", "sinusoid")) if callable(self.fns[n]))
+        return sum(1 << op.bit for op in self.ops if callable(self.fns[op.name]))
 
     def _check_out(self, what, out, code, shape):
         b = self.b
@@ -142,52 +190,71 @@ class Server:
                 mask |= 1 << j
         return mask
 
+    @staticmethod
+    def _config(op, buf, vals):
+        """The fields of a configuration buffer as one object: the class of
+        package posverify the row names (RopeConfig), else a plain record."""
+        kw = {}
+        for f in op.fields:
+            if f.get("of") != buf["name"]:
+                continue
+            v = vals[f["name"]]
+            if "length" in f:
+                v = v[:vals[f["length"]]]
+            if "names" in f:
+                v = f["names"].split("|")[v]
+            kw[f["name"]] = v
+        cls = getattr(sys.modules[__package__], buf.get("class", ""), None)
+        if cls is None:
+            cls = dataclasses.make_dataclass(buf.get("class") or "Config", list(kw), frozen=True)
+        return cls(**kw)
+
     def call(self, body):
-        """(status, written, text, payload) of one call request."""
-        kind = body[0]
-        mv = memoryview(body)
+        """(status, written, text, payload) of one call request, decoded from
+        its operation's row."""
+        op = self.by_request.get(body[0])
+        if op is None:
+            raise ProtocolError("unknown request type %d" % body[0])
+        code, vals = op.values(body)
+        es = self._elem(code)
         b = self.b
-        if kind == ATTENTION:
-            if len(body) < _ATT.size:
-                raise ProtocolError("attention request of %d bytes" % len(body))
-            _, code, n_q, n_k, d, d_v = _ATT.unpack_from(body)
-            es = self._elem(code)
-            sizes = [n_q * d * es, n_k * d * es, n_k * d_v * es]
-            bufs = self._split(mv[_ATT.size:], sizes)
-            fn = self.fns["attention"]
-            q, k, v = (b.array(x, code, s) for x, s in zip(bufs, [(n_q, d), (n_k, d), (n_k, d_v)]))
-            origs = [bytes(x) for x in bufs]
-            out = fn(q, k, v)
-            written = self._written(zip((q, k, v), origs))
-            return OK, written, "", self._check_out("attention", out, code, (n_q, d_v))
-        if kind == ROPE:
-            if len(body) < _ROPE.size:
-                raise ProtocolError("rope request of %d bytes" % len(body))
-            _, code, n, head_dim, n_axes, a0, a1, a2, a3, theta, pairing = _ROPE.unpack_from(body)
-            es = self._elem(code)
-            if not 1 <= n_axes <= 4 or pairing not in (0, 1):
-                raise ProtocolError("rope request with n_axes %d, pairing %d" % (n_axes, pairing))
-            cfg = RopeConfig(head_dim, n_axes, (a0, a1, a2, a3)[:n_axes], theta,
-                             "adjacent" if pairing == 0 else "halves")
-            pbuf, xbuf = self._split(mv[_ROPE.size:], [n * n_axes * 8, n * head_dim * es])
-            pos = b.float64(pbuf, (n, n_axes))
-            porig = bytes(pbuf)
-            x = b.array(xbuf, code, (n, head_dim))
-            out = self.fns["rope"](x, pos, cfg)
-            written = self._written([(pos, porig)])
-            return OK, written, "", self._check_out("rope", x if out is None else out, code, (n, head_dim))
-        if kind == SINUSOID:
-            if len(body) < _SIN.size:
-                raise ProtocolError("sinusoid request of %d bytes" % len(body))
-            _, code, n, d, base = _SIN.unpack_from(body)
-            self._elem(code)
-            (pbuf,) = self._split(mv[_SIN.size:], [n * 8])
-            pos = b.float64(pbuf, (n,))
-            porig = bytes(pbuf)
-            out = self.fns["sinusoid"](pos, d, base, b.dtype(code))
-            written = self._written([(pos, porig)])
-            return OK, written, "", self._check_out("sinusoid", out, code, (n, d))
-        raise ProtocolError("unknown request type %d" % kind)
+
+        def shape(buf):
+            return tuple(vals[d] for d in buf["shape"])
+
+        def size(buf):
+            n = 8 if buf["elem"] == "f64" else es
+            for d in shape(buf):
+                n *= d
+            return n
+
+        sent = [buf for buf in op.buffers if buf["role"] != "out" and buf["elem"] != "config"]
+        raw = dict(zip((buf["name"] for buf in sent), self._split(memoryview(body)[op.header.size:],
+                                                                     [size(buf) for buf in sent])))
+        args, inputs, output = {}, [], None
+        for buf in op.buffers:
+            if buf["elem"] == "config":
+                args[buf["name"]] = self._config(op, buf, vals)
+                continue
+            if buf["role"] != "in":
+                output = buf
+            if buf["role"] == "out":
+                continue
+            x = raw[buf["name"]]
+            arr = b.float64(x, shape(buf)) if buf["elem"] == "f64" else b.array(x, code, shape(buf))
+            args[buf["name"]] = arr
+            if buf["role"] == "in":
+                inputs.append((arr, bytes(x)))
+
+        def arg(name):
+            if name == "dtype":
+                return b.dtype(code)
+            return args[name] if name in args else vals[name]
+        out = self.fns[op.name](*[arg(n) for n in op.python])
+        written = self._written(inputs)
+        if out is None and output["role"] == "inout":  # rotated in place
+            out = args[output["name"]]
+        return OK, written, "", self._check_out(op.name, out, code, shape(output))
 
     @staticmethod
     def _elem(code):

@@ -445,4 +445,7 @@ std::vector<law_result> attention_laws(const check_run& cx) {
   return out;
 }
 
+// the attention laws, first of attention (laws.h)
+const law_group_registrar attention_laws_group(op::attention, 0, [](const check_run& cx, json&, json&) { return attention_laws(cx); });
+
 }  // namespace pv::blackbox

@@ -58,17 +58,9 @@ matrix<T> random_matrix(rng& g, std::size_t rows, std::size_t cols, double s) {
 /// One attention() call on q, k, v.
 template <class T>
 call attention_call(const matrix<T>& q, const matrix<T>& k, const matrix<T>& v) {
-  call c;
-  c.kind = op::attention;
-  c.t = dtype_of<T>();
-  c.a = to_bytes(q);
-  c.b = to_bytes(k);
-  c.c = to_bytes(v);
-  c.n_q = static_cast<std::int64_t>(q.rows);
-  c.n_k = static_cast<std::int64_t>(k.rows);
-  c.d = static_cast<std::int64_t>(q.cols);
-  c.d_v = static_cast<std::int64_t>(v.cols);
-  return c;
+  return call(op::attention, dtype_of<T>(),
+              {std::int64_t(q.rows), std::int64_t(k.rows), std::int64_t(q.cols), std::int64_t(v.cols)},
+              {to_bytes(q), to_bytes(k), to_bytes(v)});
 }
 
 /// Lossless text of a vector of positions.
@@ -77,14 +69,8 @@ std::string positions_text(const std::vector<double>& p, std::size_t per_row);
 /// One rope() call rotating the rows of x at pos (n_axes coordinates per row).
 template <class T>
 call rope_call(const pv_rope_config& cfg, const matrix<T>& x, const std::vector<double>& pos) {
-  call c;
-  c.kind = op::rope;
-  c.t = dtype_of<T>();
-  c.cfg = cfg;
-  c.a = to_bytes(x);
-  c.pos = pos;
-  c.n = static_cast<std::int64_t>(x.rows);
-  return c;
+  return call(op::rope, dtype_of<T>(), {std::int64_t(x.rows)},
+              {sandbox::bytes_of_struct(cfg), sandbox::bytes_of(pos), to_bytes(x)});
 }
 
 /// Lossless description of a RoPE case: configuration, rows and positions.

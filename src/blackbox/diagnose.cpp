@@ -26,24 +26,20 @@ std::vector<std::vector<double>> probe_rows(const result& r, pv_dtype t, std::si
 
 call rope_probe(const rope_cfg& rc, pv_dtype t, const std::vector<double>& pos1) {
   const std::size_t d = std::size_t(rc.c.head_dim), na = std::size_t(rc.c.n_axes);
-  call c;
-  c.kind = op::rope;
-  c.t = t;
-  c.cfg = rc.c;
-  c.n = static_cast<std::int64_t>(d);
-  c.a.assign(d * d * (t == PV_F32 ? 4 : 8), 0);
+  std::vector<unsigned char> x(d * d * (t == PV_F32 ? 4 : 8), 0);
   for (std::size_t j = 0; j < d; ++j) {
     if (t == PV_F32) {
       float one = 1;
-      std::memcpy(c.a.data() + (j * d + j) * 4, &one, 4);
+      std::memcpy(x.data() + (j * d + j) * 4, &one, 4);
     } else {
       double one = 1;
-      std::memcpy(c.a.data() + (j * d + j) * 8, &one, 8);
+      std::memcpy(x.data() + (j * d + j) * 8, &one, 8);
     }
   }
+  std::vector<double> pos;
   for (std::size_t j = 0; j < d; ++j)
-    for (std::size_t a = 0; a < na; ++a) c.pos.push_back(pos1[a]);
-  return c;
+    for (std::size_t a = 0; a < na; ++a) pos.push_back(pos1[a]);
+  return call(op::rope, t, {std::int64_t(d)}, {sandbox::bytes_of_struct(rc.c), sandbox::bytes_of(pos), std::move(x)});
 }
 
 namespace {

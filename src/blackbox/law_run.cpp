@@ -69,9 +69,9 @@ void law_run::run() {
     for (auto& c : todo)
       if (c.t == PV_F32) {
         c.t = cx_.wire;
-        c.a = narrow(c.a, c.t);
-        c.b = narrow(c.b, c.t);
-        c.c = narrow(c.c, c.t);
+        const auto& bufs = c.row().buffers;
+        for (std::size_t k = 0; k < c.in.size(); ++k)
+          if (bufs[k].type == sandbox::elem::dtype) c.in[k] = narrow(c.in[k], c.t);
       }
   auto more = run_batch(cx_.lib, todo, cx_.ro);
   for (std::size_t i = 0; i < more.size(); ++i) {

@@ -553,4 +553,7 @@ std::vector<law_result> rope_laws(const check_run& cx, json& sweep, json& diagno
   return out;
 }
 
+// the RoPE laws, their sweep and diagnoses (laws.h)
+const law_group_registrar rope_laws_group(op::rope, 0, rope_laws);
+
 }  // namespace pv::blackbox

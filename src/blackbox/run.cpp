@@ -5,7 +5,6 @@
 #include "blackbox/law_run.h"
 #include "blackbox/laws.h"
 #include "sandbox/sandbox.h"
-#include "blackbox/shapes.h"
 #include "core/files.h"
 #include "core/shard.h"
 #include "core/text.h"
@@ -24,18 +23,31 @@ namespace {
 /// the sweep and the diagnosis to o.
 void run_in_format(const check_run& cx, run_output& o) {
   json sweep = json::array(), diagnosis = json::array();
-  if (cx.lib.has_attention)
-    for (auto& r : attention_laws(cx)) o.laws.push_back(std::move(r));
-  for (auto& r : shape_laws(cx)) o.laws.push_back(std::move(r));  // blackbox/shapes.h
-  if (cx.lib.has_rope)
-    for (auto& r : rope_laws(cx, sweep, diagnosis)) o.laws.push_back(std::move(r));
-  if (cx.lib.has_sinusoid)
-    for (auto& r : sinusoid_laws(cx)) o.laws.push_back(std::move(r));
+  for (const law_group& g : law_groups())
+    if (cx.lib.has(g.op))
+      for (auto& r : g.run(cx, sweep, diagnosis)) o.laws.push_back(std::move(r));
   for (const auto& kv : sweep.items()) o.sweep.push(kv.second);
   for (const auto& kv : diagnosis.items()) o.diagnosis.push(kv.second);
 }
 
+std::vector<law_group>& registered_groups() {
+  static std::vector<law_group> groups;
+  return groups;
+}
+
 }  // namespace
+
+law_group_registrar::law_group_registrar(sandbox::op op, int rank, law_group_fn run) {
+  registered_groups().push_back({op, rank, run});
+}
+
+std::vector<law_group> law_groups() {
+  std::vector<law_group> g = registered_groups();
+  std::stable_sort(g.begin(), g.end(), [](const law_group& a, const law_group& b) {
+    return a.op != b.op ? a.op < b.op : a.rank < b.rank;
+  });
+  return g;
+}
 
 run_output run_laws(check_run& cx) {
   run_output o;

@@ -1,5 +1,6 @@
 #include "blackbox/shapes.h"
 
+#include "blackbox/laws.h"
 #include "blackbox/structured_inputs.h"
 #include "laws/attention/any_order_bound.h"
 #include "laws/attention/shapes.h"
@@ -289,10 +290,13 @@ tier_agreement mpfr_sample(const attention_reference& ref, const double* q, cons
 
 std::vector<law_result> shape_laws(const check_run& cx) {
   std::vector<law_result> out;
-  if (!cx.lib.has_attention) return out;
+  if (!cx.lib.has(op::attention)) return out;
   out.push_back(law_shapes<float>(cx));
   if (!cx.float_only) out.push_back(law_shapes<double>(cx));
   return out;
 }
+
+// attention.shapes, after the other attention laws (laws.h)
+const law_group_registrar shapes_group(op::attention, 1, [](const check_run& cx, json&, json&) { return shape_laws(cx); });
 
 }  // namespace pv::blackbox

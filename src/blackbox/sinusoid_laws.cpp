@@ -34,14 +34,8 @@ sin_case gen(rng& g, long P, std::size_t rows) {
 
 template <class T>
 call sin_call(const sin_case& c) {
-  call k;
-  k.kind = op::sinusoid;
-  k.t = dtype_of<T>();
-  k.d = static_cast<std::int64_t>(c.d);
-  k.base = c.base;
-  k.pos = c.pos;
-  k.n = static_cast<std::int64_t>(c.pos.size());
-  return k;
+  return call(op::sinusoid, dtype_of<T>(), {std::int64_t(c.pos.size()), std::int64_t(c.d), c.base},
+              {sandbox::bytes_of(c.pos)});
 }
 
 std::string describe(const sin_case& c) {
@@ -141,5 +135,8 @@ std::vector<law_result> sinusoid_laws(const check_run& cx) {
   out.push_back(law_linear_shift<double>(cx));
   return out;
 }
+
+// the sinusoid laws (laws.h)
+const law_group_registrar sinusoid_laws_group(op::sinusoid, 0, [](const check_run& cx, json&, json&) { return sinusoid_laws(cx); });
 
 }  // namespace pv::blackbox

@@ -64,9 +64,8 @@ std::string markdown_of_json(const json& j) {
   run_output o;
   o.lib.name = text(impl, "name");
   o.lib.given = text(impl, "path");
-  o.lib.has_attention = need(impl, "attention").as_bool();
-  o.lib.has_rope = need(impl, "rope").as_bool();
-  o.lib.has_sinusoid = need(impl, "sinusoid").as_bool();
+  for (std::size_t k = 0; k < sandbox::operations().size(); ++k)  // one key per operation
+    if (need(impl, sandbox::operations()[k].name).as_bool()) o.lib.provides |= 1u << k;
   for (const auto& kv : need(j, "laws").items()) o.laws.push_back(law_of_json(kv.second));
   o.sweep = need(j, "sweep");
   o.diagnosis = need(j, "diagnosis");

@@ -76,9 +76,8 @@ json report_json(const check_run& cx, const run_output& o, const json& regressio
   impl.set("name", json::string(o.lib.name));
   impl.set("path", json::string(o.lib.given));
   impl.set("abi_version", json::integer(o.lib.abi_version));
-  impl.set("attention", json::boolean(o.lib.has_attention));
-  impl.set("rope", json::boolean(o.lib.has_rope));
-  impl.set("sinusoid", json::boolean(o.lib.has_sinusoid));
+  for (std::size_t k = 0; k < sandbox::operations().size(); ++k)  // what it provides, one key per operation
+    impl.set(sandbox::operations()[k].name, json::boolean(o.lib.has(sandbox::op(k))));
   j.set("implementation", impl);
   json opt = json::object();
   opt.set("cases", json::integer(cx.cases));
@@ -158,9 +157,11 @@ std::string report_md(const check_run& cx, const run_output& o, const json& regr
         (cx.ro.memory_limit ? sandbox::size_text(cx.ro.memory_limit) : std::string("none")) +
         ", guard bytes around every buffer; a law needs " + std::to_string(cx.min_cases) +
         " evaluated cases). Verdicts are computed; do not edit by hand.\n\n";
-  md += "Provides: attention " + std::string(o.lib.has_attention ? "yes" : "no (laws not run)") +
-        " · rope " + (o.lib.has_rope ? "yes" : "no (laws not run)") + " · sinusoid " +
-        (o.lib.has_sinusoid ? "yes" : "no (laws not run)") + "\n\n";
+  md += "Provides:";
+  for (std::size_t k = 0; k < sandbox::operations().size(); ++k)
+    md += std::string(k ? " · " : " ") + sandbox::operations()[k].name + " " +
+          (o.lib.has(sandbox::op(k)) ? "yes" : "no (laws not run)");
+  md += "\n\n";
   std::map<std::string, int> count;
   for (const auto& r : o.laws) count[to_string(r.verdict)]++;
   md += "Laws: " + std::to_string(o.laws.size());

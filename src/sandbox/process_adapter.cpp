@@ -1,5 +1,7 @@
 #include "sandbox/process_adapter.h"
 
+#include "sandbox/operations.h"
+
 #include "core/input.h"
 #include "core/text.h"
 
@@ -28,7 +30,8 @@ constexpr int kStartupMs = 120000;
 /// The exit status of a child whose server ended, or answered garbage, during a call.
 constexpr int kExitServerLost = 121;
 
-enum : std::uint8_t { kHello = 1, kAttention = 2, kRope = 3, kSinusoid = 4 };
+/// Request types: HELLO, then operation k of operations.h is type k + kFirstOperation.
+enum : std::uint8_t { kHello = 1, kFirstOperation = 2 };
 enum : std::uint8_t { kOk = 0, kUnsupported = 1, kError = 2 };
 
 /// The running server (one at a time: --mutation and --panel switch between them).
@@ -46,8 +49,6 @@ std::string env_or(const char* var, const std::string& fallback) {
   const char* v = std::getenv(var);
   return v && *v ? std::string(v) : fallback;
 }
-
-std::size_t elem_size(int t) { return t == PV_F32 ? 4 : t == PV_F64 ? 8 : 2; }
 
 // --- bytes on the wire --------------------------------------------------------
 
@@ -178,6 +179,7 @@ std::string start_server(const std::string& spec, const runner_options& o) {
   const std::string extra = env_or("POSVERIFY_PYTHON_DIR", POSVERIFY_PYTHON_DIR);
   for (const std::string& p : {env_or("PYTHONPATH", ""), extra})
     if (!p.empty()) pypath += (pypath.empty() ? "" : ":") + p;
+  const std::string table = operations_json().dump();  // what the server decodes requests from
   int in[2], out[2], er[2];
   if (::pipe2(in, O_CLOEXEC) || ::pipe2(out, O_CLOEXEC) || ::pipe2(er, O_CLOEXEC))
     return std::string("pipe: ") + std::strerror(errno);
@@ -204,6 +206,7 @@ std::string start_server(const std::string& spec, const runner_options& o) {
     ::close_range(3, ~0U, 0);
     if (!pypath.empty()) ::setenv("PYTHONPATH", pypath.c_str(), 1);
     if (!po.device.empty()) ::setenv("POSVERIFY_DEVICE", po.device.c_str(), 1);
+    ::setenv("POSVERIFY_OPERATIONS", table.c_str(), 1);
     ::setenv("PYTHONUNBUFFERED", "1", 1);
     std::vector<char*> av;
     for (const auto& a : argv) av.push_back(const_cast<char*>(a.c_str()));
@@ -266,7 +269,7 @@ std::string start_server(const std::string& spec, const runner_options& o) {
   return "";
 }
 
-// --- the shim, in a sandboxed child -------------------------------------------
+// --- the calls, in a sandboxed child -------------------------------------------
 
 int g_to = -1, g_from = -1, g_err = -1;
 std::string g_said;  ///< the server's recent stderr (for the line that says why it died)
@@ -309,66 +312,19 @@ answer forward(const writer& w, std::size_t out_bytes) {
 /// 0, 1 (unsupported) or 2 (the implementation raised: its message is on stderr).
 int status_rc(const answer& a) { return a.status == kOk ? 0 : a.status == kUnsupported ? 1 : 2; }
 
-/// A server that reports writing into input j: the same change in the
-/// guarded input, where the sandbox's comparison finds it.
-void mirror_written(std::uint8_t mask, int j, const void* p) {
-  if (mask & (1u << j)) *const_cast<unsigned char*>(static_cast<const unsigned char*>(p)) ^= 0x01;
+/// Appends `count` values of field f, read from `from` (a C value of the
+/// field's type: int64_t, int32_t or double), in f's wire type.
+void put_field(writer& w, const field& f, const unsigned char* from) {
+  for (int j = 0; j < f.count; ++j)
+    switch (f.type) {
+      case wire::i64: { std::int64_t v; std::memcpy(&v, from + 8 * j, 8); w.put<std::int64_t>(v); break; }
+      case wire::f64: { double v; std::memcpy(&v, from + 8 * j, 8); w.put<double>(v); break; }
+      case wire::i32: { std::int32_t v; std::memcpy(&v, from + 4 * j, 4); w.put<std::int32_t>(v); break; }
+      case wire::u8: { std::int32_t v; std::memcpy(&v, from + 4 * j, 4); w.put<std::uint8_t>(std::uint8_t(v)); break; }
+    }
 }
 
-int shim_attention(pv_dtype t, const void* q, const void* k, const void* v, std::int64_t n_q, std::int64_t n_k,
-                   std::int64_t d, std::int64_t d_v, void* out) {
-  const std::size_t es = elem_size(t);
-  writer w;
-  w.put<std::uint8_t>(kAttention);
-  w.put<std::uint8_t>(std::uint8_t(t));
-  for (std::int64_t x : {n_q, n_k, d, d_v}) w.put<std::int64_t>(x);
-  w.bytes(q, std::size_t(n_q * d) * es);
-  w.bytes(k, std::size_t(n_k * d) * es);
-  w.bytes(v, std::size_t(n_k * d_v) * es);
-  const std::size_t ob = std::size_t(n_q * d_v) * es;
-  answer a = forward(w, ob);
-  if (a.status == kOk) std::memcpy(out, a.payload.data(), ob);
-  mirror_written(a.written, 0, q);
-  mirror_written(a.written, 1, k);
-  mirror_written(a.written, 2, v);
-  return status_rc(a);
-}
 
-int shim_rope(pv_dtype t, const pv_rope_config* cfg, const double* pos, std::int64_t n, void* x) {
-  const std::size_t xb = std::size_t(n * cfg->head_dim) * elem_size(t);
-  writer w;
-  w.put<std::uint8_t>(kRope);
-  w.put<std::uint8_t>(std::uint8_t(t));
-  w.put<std::int64_t>(n);
-  w.put<std::int32_t>(cfg->head_dim);
-  w.put<std::int32_t>(cfg->n_axes);
-  for (int j = 0; j < 4; ++j) w.put<std::int32_t>(cfg->axes_dim[j]);
-  w.put<double>(cfg->theta);
-  w.put<std::uint8_t>(std::uint8_t(cfg->pairing));
-  w.bytes(pos, std::size_t(n * cfg->n_axes) * sizeof(double));
-  w.bytes(x, xb);
-  answer a = forward(w, xb);
-  if (a.status == kOk) std::memcpy(x, a.payload.data(), xb);
-  mirror_written(a.written, 0, pos);
-  return status_rc(a);
-}
-
-int shim_sinusoid(pv_dtype t, std::int64_t d, double base, const double* pos, std::int64_t n, void* out) {
-  writer w;
-  w.put<std::uint8_t>(kSinusoid);
-  w.put<std::uint8_t>(std::uint8_t(t));
-  w.put<std::int64_t>(n);
-  w.put<std::int64_t>(d);
-  w.put<double>(base);
-  w.bytes(pos, std::size_t(n) * sizeof(double));
-  const std::size_t ob = std::size_t(n * d) * elem_size(t);
-  answer a = forward(w, ob);
-  if (a.status == kOk) std::memcpy(out, a.payload.data(), ob);
-  mirror_written(a.written, 0, pos);
-  return status_rc(a);
-}
-
-pv_impl g_shim{};
 
 }  // namespace
 
@@ -413,9 +369,7 @@ impl_info probe_process(const std::string& spec, const runner_options& o) {
   if (info.name.empty()) info.name = text::visible(spec.substr(spec.find(':') + 1));
   info.abi_version = PV_ABI_VERSION;
   info.accuracy = s.accuracy;
-  info.has_attention = s.provides & 1;
-  info.has_rope = s.provides & 2;
-  info.has_sinusoid = s.provides & 4;
+  info.provides = s.provides & ((1u << operations().size()) - 1);
   for (const char* acc : {"", "float32", "float16", "bfloat16", "float16-accumulation"})
     if (info.accuracy == acc) return info;
   throw load_error("cannot use '" + shown + "': it declares accuracy class '" + text::visible(info.accuracy) +
@@ -432,7 +386,7 @@ void ensure_server(const impl_info& lib, const runner_options& o) {
     return;
   }
   if (start_server(lib.path, o).empty()) return;
-  // the shim reports the failure as each call's error
+  // each call is answered with the failure (forward)
 }
 
 void server_after_fatal(const impl_info& lib) {
@@ -451,17 +405,74 @@ int adopt_server_fds(int fd) {
   return 3;
 }
 
-const pv_impl* process_impl_in_child(std::string& err) {
-  (void)err;  // a server that is not running answers every call with an error
+std::uint32_t server_in_child() {
   ::signal(SIGPIPE, SIG_IGN);  // a dead server: EPIPE, reported, not a silent death
-  const server_state& s = g_server;
-  g_shim.abi_version = PV_ABI_VERSION;
-  g_shim.name = s.name.c_str();
-  g_shim.attention = s.provides & 1 ? shim_attention : nullptr;
-  g_shim.rope = s.provides & 2 ? shim_rope : nullptr;
-  g_shim.sinusoid = s.provides & 4 ? shim_sinusoid : nullptr;
-  g_shim.accuracy = s.accuracy.c_str();
-  return &g_shim;
+  // a server that is not running answers every call with an error (forward)
+  return g_to >= 0 ? g_server.provides : ~0u;
+}
+
+std::string request_body(const operation& o, const invocation& a) {
+  const call& c = *a.c;
+  const auto& rows = operations();
+  writer w;
+  w.put<std::uint8_t>(std::uint8_t(kFirstOperation + (&o - rows.data())));
+  w.put<std::uint8_t>(std::uint8_t(c.t));
+  std::size_t k = 0;  // the next scalar
+  for (const field& f : o.fields) {
+    if (f.config >= 0) {
+      put_field(w, f, static_cast<const unsigned char*>(a.buf[std::size_t(f.config)]) + f.offset);
+    } else {
+      const scalar& v = c.scalars.at(k++);
+      if (f.type == wire::f64) put_field(w, f, reinterpret_cast<const unsigned char*>(&v.f));
+      else if (f.type == wire::i64) put_field(w, f, reinterpret_cast<const unsigned char*>(&v.i));
+      else {
+        const std::int32_t i32 = std::int32_t(v.i);
+        put_field(w, f, reinterpret_cast<const unsigned char*>(&i32));
+      }
+    }
+  }
+  for (std::size_t b = 0; b < o.buffers.size(); ++b)  // configurations travel as their fields
+    if (o.buffers[b].use != role::out && o.buffers[b].type != elem::config) w.bytes(a.buf[b], c.input(b).size());
+  return w.b;
+}
+
+bool travels(const operation& o, const call& c) {
+  for (std::size_t b = 0; b < o.buffers.size(); ++b) {
+    if (o.buffers[b].type != elem::config) continue;
+    std::vector<bool> sent(c.input(b).size(), false);
+    for (const field& f : o.fields)
+      if (f.config == int(b)) {
+        const std::size_t width = (f.type == wire::f64 || f.type == wire::i64 ? 8 : 4) * std::size_t(f.count);
+        for (std::size_t i = f.offset; i < f.offset + width && i < sent.size(); ++i) sent[i] = true;
+      }
+    for (std::size_t i = 0; i < sent.size(); ++i)
+      if (!sent[i] && c.input(b)[i] != 0) return false;
+  }
+  return true;
+}
+
+int server_invoke(const operation& o, const invocation& a) {
+  const call& c = *a.c;
+  if (!travels(o, c)) {  // e.g. scaled RoPE speeds: the server would be told another configuration
+    const std::string why = std::string("posverify: this ") + o.name +
+                            " configuration has members that protocol version 1 does not carry (docs/protocol.md)\n";
+    (void)!::write(2, why.data(), why.size());
+    return 1;
+  }
+  writer w;
+  w.b = request_body(o, a);
+  const std::size_t out = o.output(), ob = c.out_bytes();
+  answer ans = forward(w, ob);
+  if (ans.status == kOk) std::memcpy(a.buf[out], ans.payload.data(), ob);
+  // a server that reports writing into its j-th input: the same change in
+  // the guarded input, where the sandbox's comparison finds it
+  int j = 0;
+  for (std::size_t b = 0; b < o.buffers.size(); ++b)
+    if (o.buffers[b].use == role::in && o.buffers[b].type != elem::config) {
+      if (ans.written & (1u << j)) *static_cast<unsigned char*>(a.buf[b]) ^= 0x01;
+      ++j;
+    }
+  return status_rc(ans);
 }
 
 }  // namespace pv::sandbox

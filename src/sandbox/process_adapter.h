@@ -5,14 +5,16 @@
 // The server is started once per implementation by posverify (its own
 // process group, death with posverify, the memory limit) and restarted after
 // any batch that ended in a crash, a hang or a garbled result. Each sandboxed
-// child (sandbox.h) gets the server's three pipes and, instead of dlopening a
-// library, uses a pv_impl shim whose functions forward every call to the
-// server. So the guarantees of a .so plugin hold unchanged: the per-call time
-// limit, NaN and guard checks on the shim's buffers, input-write detection
-// (a server reports the inputs it modified; the shim mirrors that into the
-// guarded input, where the sandbox sees it), a crash of the server (the shim
-// exits, the sandbox reports it with the server's stderr) and one bad call
-// never ending the run.
+// child (sandbox.h) gets the server's three pipes and, instead of calling a
+// library's function, encodes each call from its operation's row
+// (operations.h) as a request and copies the answer into its guarded buffers.
+// So the guarantees of a .so plugin hold unchanged: the per-call time limit,
+// NaN and guard checks on the child's buffers, input-write detection (a
+// server reports the inputs it modified; the child mirrors that into the
+// guarded input, where the sandbox sees it), a crash of the server (the
+// child exits, the sandbox reports it with the server's stderr) and one bad
+// call never ending the run. The server receives the table of operations in
+// the environment variable POSVERIFY_OPERATIONS (docs/protocol.md).
 #pragma once
 
 #include "sandbox/sandbox.h"
@@ -63,8 +65,20 @@ void server_after_fatal(const impl_info& lib);
 /// Child: moves the server's pipes to fd, fd + 1, fd + 2 (requests, answers,
 /// its stderr); returns how many descriptors it placed (0 or 3).
 int adopt_server_fds(int fd);
-/// Child: the pv_impl forwarding to the server whose pipes adopt_server_fds
-/// placed; nullptr with err set when there is no server.
-const pv_impl* process_impl_in_child(std::string& err);
+/// Child: what the server whose pipes adopt_server_fds placed provides (bit
+/// k: operation k); every bit when it is not running (each call then fails
+/// with the reason).
+std::uint32_t server_in_child();
+/// Child: sends call a of operation o to the server and waits for its
+/// answer: 0 (the output is in a's output buffer), 1 unsupported, 2 error.
+/// A server that ends or answers garbage ends this child (a crash finding).
+int server_invoke(const operation& o, const invocation& a);
+/// Whether call c can be sent: every member of its configuration buffers
+/// that is not one of the row's fields is zero (pv_rope_config's M-RoPE and
+/// scaling members do not travel: such a call is unsupported for a server).
+bool travels(const operation& o, const call& c);
+/// The body of the request of call a (docs/protocol.md): its type, dtype,
+/// the row's fields, then its buffers (a configuration as its fields).
+std::string request_body(const operation& o, const invocation& a);
 
 }  // namespace pv::sandbox

@@ -18,9 +18,18 @@
 // on a garbled result, and on SIGINT/SIGTERM (install_signal_handlers). Every
 // buffer handed to the library sits between guard bytes; the output is
 // pre-filled with NaN bytes so that an entry never written shows up.
+//
+// The parts, one concept each: the operations and their calls (operation.h,
+// operations.h, call.h), the 16-bit formats (half_formats.h), loading a
+// plugin (loading.cpp), the isolation of a child (isolation.h), the framing of
+// its results (framing.h), the calls in the child (child_calls.h), the batch
+// (sandbox.cpp) and the process adapter (process_adapter.h).
 #pragma once
 
 #include "posverify/impl.h"
+#include "sandbox/call.h"
+#include "sandbox/half_formats.h"
+#include "sandbox/operations.h"
 
 #include <cstdint>
 #include <stdexcept>
@@ -43,39 +52,15 @@ struct impl_info {
   std::string name;
   std::uint32_t abi_version = 0;
   std::string accuracy;  ///< declared by a version-2 plugin ("" for none)
-  bool has_attention = false, has_rope = false, has_sinusoid = false;
+  std::uint32_t provides = 0;  ///< bit k: operation k (operations.h) is provided
+  bool has(op o) const { return provides >> unsigned(o) & 1; }
 };
-
-/// A 16-bit value of dtype t (PV_F16 or PV_BF16) as a double, and a float
-/// rounded to nearest (ties to even) into that format (ABI version 2).
-double from_16bit(pv_dtype t, std::uint16_t b);
-std::uint16_t to_16bit(pv_dtype t, float x);
 
 /// Loads the library in a child and reads its pv_impl; throws load_error with
 /// the cause.
 struct runner_options;
 impl_info probe_library(const std::string& path, const runner_options& o);
 impl_info probe_library(const std::string& path, int timeout_ms);
-
-enum class op { attention, rope, sinusoid };
-const char* to_string(op o);
-
-/// One call of the library. Inputs are raw bytes of the dtype.
-struct call {
-  op kind = op::attention;
-  pv_dtype t = PV_F64;
-  // attention: a = q, b = k, c = v; rope: a = x (rotated in place);
-  // sinusoid: none. pos: rope / sinusoid positions.
-  std::vector<unsigned char> a, b, c;
-  std::vector<double> pos;
-  std::int64_t n_q = 0, n_k = 0, d = 0, d_v = 0, n = 0;
-  pv_rope_config cfg{};
-  double base = 10000;
-  std::size_t out_bytes() const;
-  /// Multiply-adds of the call (attention n_q n_k (d + d_v), RoPE and the
-  /// sinusoid one per entry): the per-call time limit grows with it.
-  double work() const;
-};
 
 /// The time limit of one call: runner_options::timeout_ms plus kNsPerMadd
 /// nanoseconds per multiply-add of the call (declared slack: 25 times the
@@ -84,30 +69,6 @@ struct call {
 constexpr double kNsPerMadd = 20;
 struct runner_options;
 long call_timeout_ms(const call& c, const runner_options& o);
-
-enum class status {
-  ok,            ///< returned 0; output checked
-  unsupported,   ///< returned 1
-  error_code,    ///< returned something else
-  crashed,       ///< killed by a signal or exited
-  hung,          ///< exceeded the per-call time limit
-  guard,         ///< wrote before or after a buffer
-  input_written, ///< modified an input buffer
-  non_finite,    ///< NaN or infinity in the output
-  garbled,       ///< the result channel carried bytes that are not a result
-  not_run,       ///< an earlier call of the batch crashed or hung
-};
-const char* to_string(status s);
-
-struct result {
-  status st = status::not_run;
-  int rc = 0;
-  std::string detail;              ///< the cause, in words
-  std::vector<unsigned char> out;  ///< output bytes (rope: the rotated x)
-  /// Wall time from the previous result of the batch (or the start of the
-  /// child, for the first call: fork and dlopen included) to this one.
-  double seconds = 0;
-};
 
 /// The descriptor a child writes its results to (everything else from 3 up
 /// is closed in the child).
@@ -125,7 +86,7 @@ struct runner_options {
 std::string size_text(std::uint64_t bytes);
 
 /// Adds (removes) a process group that kill_live_children kills: a server
-/// of the process adapter (process_impl.h).
+/// of the process adapter (process_adapter.h).
 void track_child_group(pid_t pid);
 void untrack_child_group(pid_t pid);
 

@@ -155,3 +155,63 @@ def test_adapter_impl_cmd():
     sys.stdout.write(r.stdout)
     assert r.returncode == 0, r.stderr
     assert ok_line("attention.reference[float32]") in r.stdout
+
+
+def test_adapter_scaled_rope_is_unsupported_not_sent_as_plain():
+    """Protocol version 1 carries no RoPE scaling: a scaled configuration is
+    unsupported for a server, never sent as the plain one (which a correct
+    plain kernel then "fails")."""
+    law = "rope.reference[user-halves-128-theta500000-linear-4/float32]"
+    rc, out = check("llama_rope:LlamaRope", "--rope-config", "halves:500000:128:linear(4)", "--law", law, cases="4")
+    assert fail_line(law) not in out
+    assert "--    %s  (unsupported, 0 cases, 4 declined)" % law in out
+
+
+def test_adapter_server_decodes_an_operation_from_its_row():
+    """The server decodes every request from the table posverify passes in
+    POSVERIFY_OPERATIONS (docs/protocol.md): an operation it was never told
+    about in its code (here "scale", request 5) is served from its row alone."""
+    import json
+    import struct
+
+    import numpy
+
+    from posverify import server
+
+    row = {"name": "scale", "request": 5, "bit": 3,
+           "fields": [{"name": "n", "wire": "i64"}, {"name": "factor", "wire": "f64"},
+                      {"name": "mode", "wire": "u8", "of": "opts", "max": 1, "names": "plain|twice"}],
+           "buffers": [{"name": "opts", "elem": "config", "role": "in", "shape": []},
+                       {"name": "x", "elem": "dtype", "role": "in", "shape": ["n"]},
+                       {"name": "out", "elem": "dtype", "role": "out", "shape": ["n"]}],
+           "python": ["x", "factor", "opts", "dtype"]}
+
+    class Scale:
+        backend = "numpy"
+
+        def scale(self, x, factor, opts, dtype):
+            return (x * factor * (2 if opts.mode == "twice" else 1)).astype(dtype)
+
+    srv = server.Server(Scale(), "cpu", [server.Operation(json.loads(json.dumps(row)))])
+    assert srv.provides() == 1 << 3
+    x = numpy.arange(4, dtype=numpy.float64)
+    body = struct.pack("<BBqdB", 5, 1, 4, 0.5, 1) + x.tobytes()
+    status, written, text, payload = srv.call(bytearray(body))
+    assert (status, written, text) == (0, 0, "")
+    assert numpy.frombuffer(payload, dtype=numpy.float64).tolist() == [0.0, 1.0, 2.0, 3.0]
+    with pytest.raises(server.ProtocolError, match="mode 2"):
+        srv.call(bytearray(struct.pack("<BBqdB", 5, 1, 4, 0.5, 2) + x.tobytes()))
+    with pytest.raises(server.ProtocolError, match="unknown request type 6"):
+        srv.call(bytearray(struct.pack("<BBqdB", 6, 1, 4, 0.5, 0) + x.tobytes()))
+
+
+def test_adapter_server_without_the_table_says_so():
+    from posverify import server
+
+    saved = os.environ.pop("POSVERIFY_OPERATIONS", None)
+    try:
+        with pytest.raises(RuntimeError, match="POSVERIFY_OPERATIONS"):
+            server.operations_from_environment()
+    finally:
+        if saved is not None:
+            os.environ["POSVERIFY_OPERATIONS"] = saved

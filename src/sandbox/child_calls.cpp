@@ -1,0 +1,171 @@
+#include "sandbox/child_calls.h"
+
+#include "sandbox/framing.h"
+#include "sandbox/loading.h"
+#include "sandbox/operations.h"
+#include "sandbox/process_adapter.h"
+#include "sandbox/sandbox.h"
+
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <unistd.h>
+
+namespace pv::sandbox {
+namespace {
+
+constexpr std::size_t kGuard = 256;
+unsigned char guard_byte(std::size_t i) { return static_cast<unsigned char>(0xA5 ^ (i * 37)); }
+
+/// A buffer with kGuard guard bytes on both sides.
+struct guarded {
+  unsigned char* base = nullptr;
+  std::size_t n = 0;
+  guarded(const void* src, std::size_t len, unsigned char fill) : n(len) {
+    base = static_cast<unsigned char*>(std::malloc(len + 2 * kGuard + 64));
+    for (std::size_t i = 0; i < kGuard; ++i) {
+      base[i] = guard_byte(i);
+      base[kGuard + len + i] = guard_byte(i + 7);
+    }
+    if (src) std::memcpy(base + kGuard, src, len);
+    else std::memset(base + kGuard, fill, len);
+  }
+  ~guarded() { std::free(base); }
+  guarded(const guarded&) = delete;
+  guarded& operator=(const guarded&) = delete;
+  unsigned char* data() { return base + kGuard; }
+  /// "" when both guards are intact, else a description.
+  std::string check(const char* what) const {
+    std::size_t before = 0, after = 0;
+    for (std::size_t i = 0; i < kGuard; ++i)
+      if (base[i] != guard_byte(i)) { before = kGuard - i; break; }
+    for (std::size_t i = kGuard; i-- > 0;)
+      if (base[kGuard + n + i] != guard_byte(i + 7)) { after = i + 1; break; }
+    std::string s;
+    if (after)
+      s += "wrote past the end of " + std::string(what) + " (" + std::to_string(n) +
+           " bytes): guard bytes changed up to byte " + std::to_string(after) + " after it";
+    if (before)
+      s += std::string(s.empty() ? "" : "; ") + "wrote before the start of " + what +
+           ": guard bytes changed from byte " + std::to_string(before) + " before it";
+    return s;
+  }
+};
+
+/// Written by the child's fatal-signal handler when errno says an allocation
+/// failed (the memory limit); index set before each call.
+wire_header g_note{};
+
+extern "C" void on_child_fatal_signal(int sig) {
+  if (errno == ENOMEM) (void)!::write(kResultFd, &g_note, sizeof g_note);
+  ::signal(sig, SIG_DFL);
+  ::raise(sig);
+}
+
+void arm_enomem_note() {
+  g_note.magic = kMagic;
+  g_note.st = kNoteEnomem;
+  struct sigaction sa{};
+  sa.sa_handler = on_child_fatal_signal;
+  sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+  for (int s : {SIGSEGV, SIGBUS, SIGABRT, SIGILL, SIGFPE}) ::sigaction(s, &sa, nullptr);
+}
+
+/// What the child calls: a library's pv_impl, or a server through the pipe.
+struct callee {
+  const pv_impl* impl = nullptr;  ///< a library (nullptr: a server, or loading failed)
+  bool server = false;
+  std::uint32_t abi = 0;
+  std::uint32_t provides = 0;  ///< bit k: operation k
+};
+
+/// Calls c through its row with guarded buffers and judges what came back:
+/// h's return code, status and detail; the output bytes on success.
+std::vector<unsigned char> call_guarded(const callee& f, const call& c, wire_header& h, std::uint64_t memory_limit) {
+  const operation& row = c.row();
+  std::vector<std::unique_ptr<guarded>> g;
+  invocation inv;
+  inv.t = c.t;
+  inv.c = &c;
+  for (std::size_t k = 0; k < row.buffers.size(); ++k) {
+    if (row.buffers[k].use == role::out) g.push_back(std::make_unique<guarded>(nullptr, c.out_bytes(), 0xFF));
+    else g.push_back(std::make_unique<guarded>(c.input(k).data(), c.input(k).size(), 0));
+    inv.buf.push_back(g.back()->data());
+  }
+  const bool provided = f.provides >> unsigned(c.kind) & 1;
+  // a plugin of an earlier ABI cannot know what this call needs: unsupported, never called
+  const bool declined = !provided || (row.needs && f.abi < row.needs(c));
+  errno = 0;
+  h.rc = declined ? 1 : f.server ? server_invoke(row, inv) : row.invoke(*f.impl, inv);
+  const int call_errno = errno;
+  std::string bad_guard, bad_input;
+  for (std::size_t k = 0; k < row.buffers.size(); ++k) {
+    const std::string s = g[k]->check(row.buffers[k].name);
+    if (!s.empty()) bad_guard += (bad_guard.empty() ? "" : "; ") + s;
+  }
+  for (std::size_t k = 0; k < row.buffers.size() && bad_input.empty(); ++k)
+    if (row.buffers[k].use == role::in && std::memcmp(g[k]->data(), c.input(k).data(), c.input(k).size()))
+      bad_input = std::string("modified input ") + row.buffers[k].name;
+  if (!bad_guard.empty()) {
+    h.st = static_cast<std::uint32_t>(status::guard);
+    set_detail(h, bad_guard);
+  } else if (!bad_input.empty()) {
+    h.st = static_cast<std::uint32_t>(status::input_written);
+    set_detail(h, bad_input);
+  } else if (h.rc == 0) {
+    h.st = static_cast<std::uint32_t>(status::ok);
+  } else if (h.rc == 1) {
+    h.st = static_cast<std::uint32_t>(status::unsupported);
+  } else {
+    h.st = static_cast<std::uint32_t>(status::error_code);
+    set_detail(h, "returned error code " + std::to_string(h.rc) +
+                      (call_errno == ENOMEM && memory_limit
+                           ? " (errno is ENOMEM: an allocation failed; the memory limit is " +
+                                 size_text(memory_limit) + ", --memory-limit)"
+                           : std::string()));
+  }
+  const guarded& o = *g[row.output()];
+  return std::vector<unsigned char>(o.base + kGuard, o.base + kGuard + o.n);
+}
+
+}  // namespace
+
+void child_serve(const std::string& path, const std::vector<call>& calls, std::size_t first,
+                 std::uint64_t memory_limit) {
+  arm_enomem_note();
+  std::string err;
+  callee f;
+  if (is_process_spec(path)) {
+    f.server = true;
+    f.abi = PV_ABI_VERSION;
+    f.provides = server_in_child();
+  } else if ((f.impl = load_in_child(path, err))) {
+    f.abi = f.impl->abi_version;
+    f.provides = provided_by(*f.impl);
+  }
+  for (std::size_t i = first; i < calls.size(); ++i) {
+    const call& c = calls[i];
+    wire_header h{};
+    h.magic = kMagic;
+    h.index = static_cast<std::uint32_t>(i);
+    g_note.index = h.index;
+    const std::string mark = stderr_marker(i);
+    (void)!::write(2, mark.data(), mark.size());
+    std::vector<unsigned char> out;
+    if (!f.impl && !f.server) {
+      h.st = static_cast<std::uint32_t>(status::error_code);
+      h.rc = -1;
+      set_detail(h, err);
+    } else {
+      out = call_guarded(f, c, h, memory_limit);
+    }
+    if (h.st != static_cast<std::uint32_t>(status::ok)) out.clear();
+    h.out_len = static_cast<std::uint32_t>(out.size());
+    send(i, h, out);
+  }
+  ::_exit(0);
+}
+
+}  // namespace pv::sandbox

@@ -1,0 +1,21 @@
+// The element sizes of the dtypes of the plugin interface, and the 16-bit
+// formats (ABI version 2): IEEE binary16 and bfloat16 (the high half of a
+// binary32), as bit patterns.
+#pragma once
+
+#include "posverify/impl.h"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace pv::sandbox {
+
+/// Bytes of one element of dtype t.
+inline std::size_t elem_size(pv_dtype t) { return t == PV_F32 ? 4 : t == PV_F64 ? 8 : 2; }
+
+/// A 16-bit value of dtype t (PV_F16 or PV_BF16) as a double, and a float
+/// rounded to nearest (ties to even) into that format.
+double from_16bit(pv_dtype t, std::uint16_t b);
+std::uint16_t to_16bit(pv_dtype t, float x);
+
+}  // namespace pv::sandbox

@@ -1,0 +1,298 @@
+#include "sandbox/isolation.h"
+
+#include "sandbox/framing.h"
+#include "sandbox/process_adapter.h"
+
+#include "core/text.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdexcept>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace pv::sandbox {
+
+namespace {
+
+// --- the live children, for the signal handlers ---------------------------
+
+volatile std::sig_atomic_t g_live[8] = {};
+
+void register_child(pid_t pid) {
+  for (auto& s : g_live)
+    if (s == 0) {
+      s = pid;
+      return;
+    }
+}
+void unregister_child(pid_t pid) {
+  for (auto& s : g_live)
+    if (s == pid) s = 0;
+}
+
+extern "C" void on_terminating_signal(int sig) {
+  kill_live_children();
+  ::signal(sig, SIG_DFL);
+  ::raise(sig);
+}
+
+// --- in the child -----------------------------------------------------------
+
+/// Bytes of data segment this process has (VmData), 0 if unknown.
+std::uint64_t vm_data_bytes() {
+  FILE* f = std::fopen("/proc/self/status", "r");
+  if (!f) return 0;
+  char line[256];
+  unsigned long long kb = 0;
+  while (std::fgets(line, sizeof line, f))
+    if (std::sscanf(line, "VmData: %llu kB", &kb) == 1) break;
+  std::fclose(f);
+  return std::uint64_t(kb) * 1024;
+}
+
+/// The clean start of a child: default signal dispositions, its own process
+/// group, death with the parent, no core files, a data-size limit, and a
+/// file table of stdin/stdout on /dev/null, stderr on err_w, the results on
+/// kResultFd and nothing else.
+void child_setup(int res_w, int err_w, const runner_options& o, std::uint64_t data_base, pid_t parent) {
+  for (int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE}) ::signal(s, SIG_DFL);
+  for (auto& s : g_live) s = 0;  // posverify's children are not this one's
+  ::setpgid(0, 0);
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != parent) ::_exit(1);  // posverify died before prctl
+  rlimit no_core{0, 0};
+  ::setrlimit(RLIMIT_CORE, &no_core);
+  if (o.memory_limit) {
+    rlimit data{};
+    ::getrlimit(RLIMIT_DATA, &data);
+    const rlim_t want = rlim_t(data_base + o.memory_limit);
+    if (data.rlim_max == RLIM_INFINITY || want < data.rlim_max) data.rlim_cur = want;
+    else data.rlim_cur = data.rlim_max;
+    ::setrlimit(RLIMIT_DATA, &data);
+  }
+  ::dup2(res_w, kResultFd);
+  const int kept = adopt_server_fds(kResultFd + 1);  // a server's pipes (process_adapter.h)
+  ::dup2(err_w, 2);
+  int devnull = ::open("/dev/null", O_RDWR);
+  if (devnull >= 0) {
+    ::dup2(devnull, 0);
+    ::dup2(devnull, 1);
+  }
+  if (::close_range(3, kResultFd - 1, 0) != 0 || ::close_range(kResultFd + 1 + kept, ~0U, 0) != 0)
+    for (int fd = 3; fd < 65536; ++fd)
+      if (fd < kResultFd || fd > kResultFd + kept) ::close(fd);
+}
+
+}  // namespace
+
+std::string describe_exit(int wstatus) {
+  if (WIFSIGNALED(wstatus)) {
+    int s = WTERMSIG(wstatus);
+    const char* nm = ::strsignal(s);
+    return "killed by signal " + std::to_string(s) + " (" + (nm ? nm : "?") + ")";
+  }
+  if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == kExitChannelLost)
+    return "the process could not send its result to posverify (exit status " + std::to_string(kExitChannelLost) +
+           ": the library closed or replaced the result channel, fd " + std::to_string(kResultFd) + ")";
+  if (WIFEXITED(wstatus)) return "the process exited with status " + std::to_string(WEXITSTATUS(wstatus));
+  return "the process ended";
+}
+
+void child_proc::reap() {
+  rusage ru{};
+  if (::wait4(pid, &ws, 0, &ru) == pid) stats().last_peak_rss_kib = ru.ru_maxrss;
+}
+
+void child_proc::kill_group() const {
+  if (pid > 0 && ::kill(-pid, SIGKILL) != 0) ::kill(pid, SIGKILL);
+}
+
+bool child_proc::check_dead() {
+  if (dead || pid <= 0) return dead;
+  siginfo_t si{};
+  if (::waitid(P_PID, id_t(pid), &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid) {
+    kill_group();
+    reap();
+    dead = true;
+  }
+  return dead;
+}
+
+void child_proc::drain_err() {
+  char buf[4096];
+  while (err >= 0) {
+    ssize_t n = ::read(err, buf, sizeof buf);
+    if (n > 0) {
+      tail.append(buf, std::size_t(n));
+      if (tail.size() > 2 * kTailBytes) {
+        tail.erase(0, tail.size() - kTailBytes);
+        tail_cut = true;
+      }
+    } else if (n < 0 && errno == EINTR) {
+      continue;
+    } else {
+      if (n == 0) {  // every writer closed it
+        ::close(err);
+        err = -1;
+      }
+      return;
+    }
+  }
+}
+
+std::string child_proc::stderr_tail(std::size_t index) {
+  drain_err();
+  std::string t = tail;
+  bool cut = tail_cut;
+  if (index != std::string::npos) {
+    const std::string m = stderr_marker(index);
+    if (auto p = t.find(m); p != std::string::npos) {
+      t.erase(0, p + m.size());
+      cut = false;
+    }
+    if (auto q = t.find('\x1e'); q != std::string::npos) t.erase(q);  // the next call's
+  }
+  if (t.size() > kTailBytes) {
+    t.erase(0, t.size() - kTailBytes);
+    cut = true;
+  }
+  if (cut) {  // start at a line
+    std::size_t nl = t.find('\n');
+    if (nl != std::string::npos && nl + 1 < t.size()) t.erase(0, nl + 1);
+  }
+  while (!t.empty() && (t.back() == '\n' || t.back() == '\r')) t.pop_back();
+  std::size_t start = t.size();
+  for (int lines = 0; start > 0; --start)
+    if (t[start - 1] == '\n' && ++lines == kTailLines) break;
+  if (start > 0) cut = true;
+  t.erase(0, start);
+  if (t.empty()) return "";
+  return std::string("its stderr ended with") + (cut ? " (last lines)" : "") + ": \"" + text::visible(t) + "\"";
+}
+
+child_proc::rd child_proc::read_exact(void* p, std::size_t n, std::chrono::steady_clock::time_point deadline) {
+  char* c = static_cast<char*>(p);
+  while (n) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          deadline - std::chrono::steady_clock::now()).count();
+    if (left <= 0 && !dead) return rd::timeout;
+    pollfd f[2];
+    nfds_t k = 0;
+    if (!res_eof) f[k++] = {res, POLLIN, 0};
+    if (err >= 0) f[k++] = {err, POLLIN, 0};
+    // a short slice: the child's death is watched by waitid, not by the
+    // pipe (a grandchild may hold the pipe open)
+    const int slice = dead ? 0 : int(std::min<long long>(left, 50));
+    if (::poll(f, k, slice) < 0 && errno != EINTR) return dead ? rd::dead : rd::timeout;
+    drain_err();
+    if (!res_eof && (f[0].revents & (POLLIN | POLLHUP | POLLERR))) {
+      ssize_t got = ::read(res, c, n);
+      if (got > 0) {
+        c += got;
+        n -= std::size_t(got);
+        continue;
+      }
+      if (got == 0) res_eof = true;
+      else if (errno == EINTR) continue;
+      else res_eof = true;
+    }
+    if (dead) return rd::dead;
+    check_dead();  // when dead, the next pass reads what is left
+  }
+  return rd::ok;
+}
+
+void child_proc::finish() {
+  if (pid > 0) {
+    if (!dead) {
+      kill_group();
+      reap();
+      dead = true;
+    }
+    unregister_child(pid);
+    pid = -1;
+  }
+  if (res >= 0) ::close(res);
+  if (err >= 0) ::close(err);
+  res = err = -1;
+}
+
+bool spawn(child_proc& c, const runner_options& o) {
+  int rp[2], ep[2];
+  if (::pipe2(rp, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+  if (::pipe2(ep, O_CLOEXEC) != 0) {
+    ::close(rp[0]);
+    ::close(rp[1]);
+    throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+  }
+  const std::uint64_t base = o.memory_limit ? vm_data_bytes() : 0;
+  const pid_t parent = ::getpid();
+  std::fflush(nullptr);
+  pid_t pid = ::fork();
+  if (pid < 0) {
+    for (int fd : {rp[0], rp[1], ep[0], ep[1]}) ::close(fd);
+    throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
+  }
+  if (pid == 0) {
+    child_setup(rp[1], ep[1], o, base, parent);
+    return true;
+  }
+  ::setpgid(pid, pid);  // also done by the child: whichever runs first
+  register_child(pid);
+  ++stats().children;
+  ::close(rp[1]);
+  ::close(ep[1]);
+  c.pid = pid;
+  c.res = rp[0];
+  c.err = ep[0];
+  ::fcntl(c.err, F_SETFL, ::fcntl(c.err, F_GETFL) | O_NONBLOCK);
+  return false;
+}
+
+std::string aftermath(child_proc& c, const runner_options& o, std::size_t index) {
+  std::string s;
+  if (c.enomem)
+    s += "; an allocation had just failed (ENOMEM): the child hit the memory limit of " +
+         size_text(o.memory_limit) + " (--memory-limit)";
+  std::string t = c.stderr_tail(index);
+  if (!t.empty()) s += "; " + t;
+  return s;
+}
+
+std::string size_text(std::uint64_t b) {
+  if (b >= (1ull << 30) && b % (1ull << 30) == 0) return std::to_string(b >> 30) + " GiB";
+  if (b >= (1ull << 20) && b % (1ull << 20) == 0) return std::to_string(b >> 20) + " MiB";
+  if (b >= (1ull << 10) && b % (1ull << 10) == 0) return std::to_string(b >> 10) + " KiB";
+  return std::to_string(b) + " bytes";
+}
+
+void track_child_group(pid_t pid) { register_child(pid); }
+void untrack_child_group(pid_t pid) { unregister_child(pid); }
+
+void kill_live_children() {
+  for (auto& s : g_live) {
+    const pid_t p = s;
+    if (p > 0) ::kill(-p, SIGKILL);
+  }
+}
+
+void install_signal_handlers() {
+  static bool done = false;
+  if (done) return;
+  done = true;
+  struct sigaction sa{};
+  sa.sa_handler = on_terminating_signal;
+  for (int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) ::sigaction(s, &sa, nullptr);
+  std::atexit(kill_live_children);
+}
+
+}  // namespace pv::sandbox

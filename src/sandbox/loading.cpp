@@ -1,0 +1,137 @@
+#include "sandbox/loading.h"
+
+#include "sandbox/framing.h"
+#include "sandbox/isolation.h"
+#include "sandbox/operations.h"
+#include "sandbox/process_adapter.h"
+#include "sandbox/sandbox.h"
+
+#include "core/text.h"
+
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace pv::sandbox {
+
+const pv_impl* load_in_child(const std::string& path, std::string& err) {
+  void* h = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!h) {
+    const char* e = ::dlerror();
+    err = std::string("dlopen failed: ") + (e ? e : "unknown error");
+    return nullptr;
+  }
+  using fn = const pv_impl* (*)();
+  auto f = reinterpret_cast<fn>(::dlsym(h, "posverify_impl"));
+  if (!f) {
+    err = "missing symbol posverify_impl (the library must export `const pv_impl *posverify_impl(void)` with C linkage)";
+    return nullptr;
+  }
+  const pv_impl* impl = f();
+  if (!impl) err = "posverify_impl() returned NULL";
+  return impl;
+}
+
+
+std::uint32_t provided_by(const pv_impl& impl) {
+  std::uint32_t bits = 0;
+  const auto& rows = operations();
+  for (std::size_t k = 0; k < rows.size(); ++k)
+    if (impl.abi_version >= rows[k].since && rows[k].provided(impl)) bits |= 1u << k;
+  return bits;
+}
+
+impl_info probe_library(const std::string& given, int timeout_ms) {
+  runner_options o;
+  o.timeout_ms = timeout_ms;
+  return probe_library(given, o);
+}
+
+impl_info probe_library(const std::string& given, const runner_options& o) {
+  if (is_process_spec(given)) return probe_process(given, o);
+  const std::string shown = text::visible(given);
+  struct stat st{};
+  if (::stat(given.c_str(), &st) != 0)
+    throw load_error("cannot load '" + shown + "': " + std::strerror(errno));
+  // dlopen searches the library path for a bare name: always pass a full path
+  char* full = ::realpath(given.c_str(), nullptr);
+  const std::string path = full ? std::string(full) : given;
+  std::free(full);
+  const std::string where = "cannot load '" + text::visible(path) + "': ";
+  child_proc c;
+  if (spawn(c, o)) {
+    std::string err;
+    const pv_impl* impl = load_in_child(path, err);
+    std::string msg;
+    if (!impl) {
+      msg = "E" + err;
+    } else {
+      std::string name = impl->name ? std::string(impl->name).substr(0, 200) : "";
+      msg.push_back('I');
+      msg += std::to_string(impl->abi_version);
+      msg += ' ';
+      const std::uint32_t bits = provided_by(*impl);
+      for (std::size_t k = 0; k < operations().size(); ++k) msg += (bits >> k & 1) ? '1' : '0';
+      msg += ' ';
+      // version 2 only: a version-1 pv_impl ends before `accuracy`
+      const char* acc = impl->abi_version >= 2 && impl->accuracy ? impl->accuracy : "";
+      msg += std::string(acc).substr(0, 40);
+      msg += ' ';
+      msg += name;
+    }
+    const std::uint32_t head[2] = {kMagic, static_cast<std::uint32_t>(msg.size())};
+    if (!write_all(kResultFd, head, sizeof head) || !write_all(kResultFd, msg.data(), msg.size()))
+      ::_exit(kExitChannelLost);
+    ::_exit(0);
+  }
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(o.timeout_ms);
+  std::uint32_t head[2] = {0, 0};
+  std::string msg;
+  auto r = c.read_exact(head, sizeof head, deadline);
+  const bool garbled = r == child_proc::rd::ok && (head[0] != kMagic || head[1] > 100000);
+  if (r == child_proc::rd::ok && !garbled) {
+    msg.resize(head[1]);
+    r = c.read_exact(msg.data(), msg.size(), deadline);
+  }
+  c.finish();
+  if (garbled)
+    throw load_error(where + "its answer is garbled (the library wrote to posverify's channel, fd " +
+                     std::to_string(kResultFd) + ")" + aftermath(c, o));
+  if (r == child_proc::rd::timeout)
+    throw load_error(where + "loading it did not finish within " + std::to_string(o.timeout_ms) + " ms" +
+                     aftermath(c, o));
+  if (r == child_proc::rd::dead)
+    throw load_error(where + describe_exit(c.ws) + " while loading it or calling posverify_impl()" +
+                     aftermath(c, o));
+  if (msg.empty() || msg[0] != 'I')
+    throw load_error(where + (msg.size() > 1 ? text::visible(msg.substr(1)) : std::string("no answer")));
+  impl_info info;
+  info.path = path;
+  info.given = given;
+  // "I<abi> <one 0/1 per operation> <accuracy> <name>"
+  const std::size_t sp = msg.find(' '), nb = operations().size(), acc = sp + nb + 2;
+  if (sp == std::string::npos || msg.size() < acc)
+    throw load_error(where + "its answer is garbled: \"" + text::visible(msg) + "\"");
+  info.abi_version = static_cast<std::uint32_t>(std::strtoul(msg.substr(1, sp - 1).c_str(), nullptr, 10));
+  for (std::size_t k = 0; k < nb; ++k)
+    if (msg[sp + 1 + k] == '1') info.provides |= 1u << k;
+  const std::size_t sp2 = msg.find(' ', acc);
+  info.accuracy = msg.substr(acc, sp2 - acc);
+  // the name reaches the terminal, Markdown and JSON: one visible line
+  info.name = sp2 != std::string::npos ? text::visible(msg.substr(sp2 + 1)) : "";
+  if (info.abi_version < 1 || info.abi_version > PV_ABI_VERSION)
+    throw load_error("cannot use '" + text::visible(path) + "': it declares ABI version " +
+                     std::to_string(info.abi_version) + ", posverify speaks versions 1 to " +
+                     std::to_string(PV_ABI_VERSION) + " (rebuild it against posverify/impl.h)");
+  if (info.name.empty()) info.name = text::visible(path.substr(path.find_last_of('/') + 1));
+  for (const char* a : {"", "float32", "float16", "bfloat16", "float16-accumulation"})
+    if (info.accuracy == a) return info;
+  throw load_error("cannot use '" + text::visible(path) + "': it declares accuracy class '" + text::visible(info.accuracy) +
+                   "' (float32, float16, bfloat16 or float16-accumulation)");
+}
+
+}  // namespace pv::sandbox
