@@ -9,6 +9,7 @@
 #include "core/shard.h"
 #include "numerics/scalar.h"
 
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -77,7 +78,9 @@ hp law_u(const check_run& cx) {
 template <class T>
 rope_units rope_law_units(const check_run& cx) {
   const hp t = convert<hp>(unit_roundoff<T>()), op = law_u<T>(cx);
-  return {cx.accuracy.accumulate ? op : t, op, op > t};
+  const bool stored = op > t;  // the declared class's format holds the input and the result
+  return {cx.accuracy.accumulate ? op : t, op, stored,
+          stored ? hp(std::ldexp(1.0, cx.accuracy.emin - cx.accuracy.precision + 1)) : hp(0)};
 }
 
 }  // namespace pv::blackbox
