@@ -1,7 +1,8 @@
 /* Panel: RoPE in float32 with the speeds built by repeated multiplication
  * (w_0 = 1, w_k = w_{k-1} * theta^(-2/dim), every product in float32) and
- * float32 angles m * w_k, as kernels of C tensor libraries do (ggml's
- * rope: theta_scale = powf(freq_base, -2.0f/n_dims), theta *= theta_scale).
+ * float32 angles m * w_k: a ladder of SPEEDS, multiplied by the position
+ * once (one position-dependent rounding per angle). ggml's rope ladders the
+ * ANGLE itself from the position: that is rope_angle_ladder.c.
  * PV_PANEL_BUG (the wrong sibling, plugins/mutants/panel_rope_ladder_*.c):
  * the ladder is advanced before its first use, so pair k turns at w_{k+1}. */
 #include "posverify/impl.h"

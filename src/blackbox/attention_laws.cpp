@@ -97,14 +97,16 @@ matrix<T> out_of(const law_run& L, std::size_t i, std::size_t rows, std::size_t 
 
 /// The any-order bound B of every output entry (laws/attention/any_order_bound.h).
 /// Not attention_forward_bound (pv::attention's own sums): a user's kernel may sum in any order.
-/// With a declared accuracy class (--accuracy) u is that format's unit
-/// roundoff (storage roundings of q, k, v are among the roundings gamma counts)
-/// and, when it accumulates in that format, mu its smallest normal.
+/// With a declared accuracy class (--accuracy): a storage class stores q, k, v
+/// and the output at its u and sums at float32's (attention_law_units); one
+/// that accumulates in its format counts every rounding at its u, and mu is
+/// its smallest normal.
 template <class T>
 matrix<hp> apriori_bound(const check_run& cx, const matrix<T>& Q, const matrix<T>& K, const matrix<T>& V) {
   const hp mu = hmax(convert<hp>(std::numeric_limits<T>::min()),
                      cx.accuracy.accumulate ? convert<hp>(std::ldexp(1.0, cx.accuracy.emin)) : hp(0));
-  return laws::attention_bound::any_order(Q, K, V, law_u<T>(cx), mu);
+  const attention_units au = attention_law_units<T>(cx);
+  return laws::attention_bound::any_order(Q, K, V, au.arith, mu, au.storage);
 }
 
 std::string entry(std::size_t i, std::size_t c) {

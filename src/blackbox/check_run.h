@@ -9,6 +9,7 @@
 #include "core/shard.h"
 #include "numerics/scalar.h"
 
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -71,13 +72,33 @@ hp law_u(const check_run& cx) {
   return a > u ? a : u;
 }
 
+/// The unit roundoffs of an attention law for dtype T (laws/attention/
+/// any_order_bound.h): under a storage class (a declared 16-bit class that
+/// does not accumulate in it, or a 16-bit wire: 16-bit inputs and output,
+/// float32 arithmetic) `storage` is the class's u and `arith` the larger of
+/// T's and float32's; otherwise every rounding at law_u and no storage term
+/// (float16-accumulation: the class's u everywhere).
+struct attention_units {
+  hp arith, storage;
+};
+
+template <class T>
+attention_units attention_law_units(const check_run& cx) {
+  const hp t = convert<hp>(unit_roundoff<T>()), a = convert<hp>(cx.accuracy.u);
+  if (cx.accuracy.accumulate || !(a > t)) return {law_u<T>(cx), hp(0)};
+  const hp f32 = convert<hp>(unit_roundoff<float>());
+  return {t > f32 ? t : f32, a};
+}
+
 /// The unit roundoffs of a RoPE or sinusoid law for dtype T (rope_model.h,
 /// "Which u"): the angle in T (in the declared class only when it declares
 /// 16-bit arithmetic), cos/sin/rotation/storage at law_u.
 template <class T>
 rope_units rope_law_units(const check_run& cx) {
   const hp t = convert<hp>(unit_roundoff<T>()), op = law_u<T>(cx);
-  return {cx.accuracy.accumulate ? op : t, op, op > t};
+  const bool stored = op > t;  // the declared class's format holds the input and the result
+  return {cx.accuracy.accumulate ? op : t, op, stored,
+          stored ? hp(std::ldexp(1.0, cx.accuracy.emin - cx.accuracy.precision + 1)) : hp(0)};
 }
 
 }  // namespace pv::blackbox

@@ -50,6 +50,7 @@ kernel_speeds measure_speeds(const check_run& cx, const rope_cfg& rc) {
   kernel_speeds ks;
   ks.w.assign(na, std::vector<double>(d, 0.0));
   ks.partner.resize(d);
+  ladder_roundings(reference_layout(rc.c), rc.c, ks);
   std::vector<call> calls;
   for (std::size_t a = 0; a < na; ++a) {
     std::vector<double> e(na, 0.0);
@@ -390,7 +391,7 @@ void laws_for(const check_run& cx, const rope_cfg& rc, std::vector<law_result>& 
       flux ? law_name{laws::text_identity::id, laws::text_identity::check_case_stream}
            : law_name{laws::identity_at_zero::id},
       flux ? laws::text_identity::check_statement() : laws::identity_at_zero::statement(),
-      "|R(0)x - x| <= (|x_c| + |x_c'|) e_rot per component, c' the component c turns into "
+      "|R(0)x - x| <= (|x_c| + |x_c'|) e_rot + f per component, c' the component c turns into "
       "(measured) (cos 0 and sin 0, the rotation's products and sum): " + rotation_rounding_rule(),
       &speeds,
       [&](rng& g, int, matrix<T>& x, std::vector<double>& pos) {
@@ -412,7 +413,7 @@ void laws_for(const check_run& cx, const rope_cfg& rc, std::vector<law_result>& 
   // norm preservation
   if (!tempered) out.push_back(simple_law<T>(
       cx, rc, laws::norm_preservation::id, laws::norm_preservation::statement(),
-      "| |R(m)x| - |x| | <= sqrt(sum_c e_c^2), e_c = (|x_c| + |x_c'|) e_rot, c' the component c "
+      "| |R(m)x| - |x| | <= sqrt(sum_c e_c^2), e_c = (|x_c| + |x_c'|) e_rot + f, c' the component c "
       "turns into (measured) (a rotation by any angle keeps the norm, so only cos/sin and the "
       "rotation's own roundings count, whatever the speeds): " + rotation_rounding_rule(),
       &speeds,
@@ -424,13 +425,13 @@ void laws_for(const check_run& cx, const rope_cfg& rc, std::vector<law_result>& 
       },
       [&](law_run& Lr, int k, const matrix<T>& x, const std::vector<double>&, const rotated<T>& R,
           const std::function<std::string()>& desc) {
-        const hp e_rot = rotation_rounding(units);
+        const hp e_rot = rotation_rounding(units), floor = rotation_floor(units);
         for (std::size_t i = 0; i < x.rows; ++i) {
           hp n0 = 0, n1 = 0, e2 = 0;
           for (std::size_t c = 0; c < x.cols; ++c) {
             n0 += convert<hp>(x(i, c)) * convert<hp>(x(i, c));
             n1 += convert<hp>(R.y(i, c)) * convert<hp>(R.y(i, c));
-            hp e = (abs(convert<hp>(x(i, c))) + abs(convert<hp>(x(i, speeds.partner[c])))) * e_rot;
+            hp e = (abs(convert<hp>(x(i, c))) + abs(convert<hp>(x(i, speeds.partner[c])))) * e_rot + floor;
             e2 += e * e;
           }
           if (!Lr.within(k, abs(sqrt(n1) - sqrt(n0)), sqrt(e2),

@@ -28,6 +28,23 @@
 //   t = (|x_a| + |x_b|) (|m| w (eps_w(k) + u_angle) + e_rot)
 // of the exact rotation: the angle error grows linearly with the position.
 //
+// Angle ladder (ggml's rope): the angle itself is the ladder, theta_0 = m,
+// theta_k = theta_{k-1} r, every product rounded in T:
+//   theta_k = m r~^k prod_{j=1..k} (1 + d_j),  |d_j| <= u,
+// so against m w_k it is within (1 + eps_r)^k (1 + u)^k - 1 = eps_ladder(k)
+// <= eps_w(k): the term above covers it. What differs from the speed ladder is
+// WHICH roundings depend on the position: there, one (the product m w); here,
+// all k (the d_j change with m). That matters to the rotation laws below.
+//
+// Underflow. A declared storage format with subnormals (float16: smallest
+// subnormal eta = 2^-24) rounds a value within u |x| + eta/2, not u |x|: each
+// input component may move by eta/2 (carried by the rotation: |c| + |s| <=
+// sqrt 2 (1 + e_sc), then gamma_2) and the result by eta/2 more, so each
+// component gets the absolute floor
+//   f = (eta/2) (sqrt 2 (1 + e_sc)(1 + gamma_2)(1 + u) + 1)
+// (rotation_floor; 0 unless stored). Without it an input below float16's
+// normal range breaks even the identity at position 0.
+//
 // Which u. The speed and the angle are rounded in the kernel's arithmetic type
 // T (u_angle = T's u); cos, sin, the rotation and storage at the law's u
 // (T's, or a coarser declared accuracy class's). A kernel declared bfloat16 or
@@ -41,8 +58,21 @@
 // FLUX per-axis laws). They hold for every rotation, whatever its speeds, so
 // their tolerance uses the speeds the kernel actually turns by (measured:
 // kernel_speeds below), and only the roundings that differ between the calls
-// being compared: the angle m w' (u_angle |m| w'), cos, sin and the rotation (e_rot):
-//   t' = (|x_c| + |x_c'|) (u_angle sum_a |m_a| w'_{a,c} + e_rot), c' the partner of c.
+// being compared, from the same terms as above. The angle of pair k at m is
+// m s (1 + e_m) for one speed s (whatever the kernel's systematic errors made
+// of it), e_m the product of the roundings that depend on m:
+//   n(k) = max(1, k) + n_s   roundings, |e_m| <= eps_m(k) = (1 + u_angle)^n(k) - 1,
+// max(1, k): one product m w (direct or speed ladder) or the k products of an
+// angle ladder; n_s those a scaling applies to the angle itself (linear: the
+// product by 1/s, or m/s before m w: 1; llama3: a per-pair frequency factor: 1;
+// YaRN: the factor and its blend, a product and a sum: 3; NTK changes the base
+// only: 0). The probe measures w' at position 1, where the angle carries the
+// same kind of roundings: w' = s (1 + e_1), so s <= w' / (1 - eps_m), and the
+// angle is within |m| s eps_m <= |m| w' eps_m / (1 - eps_m) of an exact
+// rotation by s. With cos, sin and the rotation (e_rot), YaRN's attention factor
+// a (and its 4u, as in the scaled model) and the underflow floor f:
+//   t' = a (|x_c| + |x_c'|) (eps_m(k)/(1 - eps_m(k)) sum_a |m_a| w'_{a,c} + e_rot (+ 4u)) + f,
+// c' the partner of c, k the ladder index of c's pair in the requested layout.
 #pragma once
 
 #include "numerics/error_bounds.h"
@@ -173,6 +203,7 @@ inline hp speed_error(double theta, std::size_t k, std::size_t dim, const hp& u)
 struct rope_units {
   hp angle, op;
   bool stored = false;
+  hp eta = 0;  ///< the smallest subnormal of the storage format (when stored)
 };
 
 /// The same unit roundoff everywhere (a kernel working in T, nothing declared).
@@ -188,10 +219,40 @@ inline hp rotation_rounding(const rope_units& r) {
   return e;
 }
 
+/// f: the absolute floor of one rotated component when a storage format with
+/// subnormals holds the input and the result (derived in the file comment).
+inline hp rotation_floor(const rope_units& r) {
+  if (!r.stored) return hp(0);
+  const hp u = r.op, esc = trig_abs_error_at(u), g2 = 2 * u / (1 - 2 * u);
+  return r.eta / 2 * (sqrt(hp(2)) * (1 + esc) * (1 + g2) * (1 + u) + 1);
+}
+
 inline std::string rotation_rounding_rule() {
   return "e_rot = e_sc + gamma_2 (1 + e_sc) with e_sc = 4u (cos and sin within 2 ulps), plus "
          "((1 + u)^2 - 1)(1 + e_sc)(1 + gamma_2) when a declared storage format coarser than T "
-         "holds the input and the result; u the law's unit roundoff (T's or the declared class's)";
+         "holds the input and the result, and then an absolute floor f = (eta/2) (sqrt 2 (1 + e_sc)"
+         "(1 + gamma_2)(1 + u) + 1) per component for its subnormals (eta its smallest); u the law's "
+         "unit roundoff (T's or the declared class's)";
+}
+
+/// n(k): the roundings of the angle of pair k (its index in its ladder) that
+/// depend on the position (file comment, model of the rotation laws).
+inline std::size_t angle_roundings(const pv_rope_config& c, std::size_t k) {
+  std::size_t n_s = 0;
+  switch (c.scaling.kind) {
+    case PV_SCALE_LINEAR:
+    case PV_SCALE_LLAMA3: n_s = 1; break;
+    case PV_SCALE_YARN: n_s = 3; break;
+    default: break;
+  }
+  return (k < 1 ? 1 : k) + n_s;
+}
+
+/// eps_m / (1 - eps_m), eps_m = (1 + u)^n - 1: the position-dependent angle
+/// error per unit of |m| w' (file comment).
+inline hp angle_position_error(std::size_t n, const hp& u) {
+  const hp e = pow(1 + u, hp(double(n))) - 1;
+  return e / (1 - e);
 }
 
 /// The extra relative speed error of a scaling's own arithmetic (docs/rope-configs.md,
@@ -224,21 +285,25 @@ inline hp scaling_speed_error(const pv_rope_config& c, const hp& u) {
 /// with a the attention factor (YaRN; 1 otherwise; its own rounding and the product by it
 /// add 4u to e_rot, the rounding of cos, sin and the rotation), eps_w(k) at the effective theta', eps_s the
 /// scaling's (scaling_speed_error); pass-through components: 0 (they must come back
-/// bit-unchanged).
+/// bit-unchanged), or under a storage format the input's roundings into it (at most two:
+/// a 16-bit wire and a coarser declared class): ((1 + u)^2 - 1) |x_c| + eta.
 template <class T>
 std::vector<hp> scaled_component_tolerance(const rope_layout<hp>& L, const pv_rope_config& c,
                                            const double* pos, const T* x, const rope_units& u) {
   std::vector<hp> t(L.head_dim, hp(0));
+  if (u.stored)
+    for (std::size_t i = rotary_dim(c); i < L.head_dim; ++i)
+      t[i] = ((1 + u.op) * (1 + u.op) - 1) * abs(convert<hp>(x[i])) + u.eta;
   const std::size_t R = rotary_dim(c);
   const hp theta_eff = effective_theta(scaling_of(c), convert<hp>(c.theta), R);
   const hp eps_s = scaling_speed_error(c, u.angle), a = L.scale;
-  const hp rounding = rotation_rounding(u) + (a == 1 ? hp(0) : hp(4 * u.op));
+  const hp rounding = rotation_rounding(u) + (a == 1 ? hp(0) : hp(4 * u.op)), floor = rotation_floor(u);
   for (std::size_t k = 0; k < L.pairs.size(); ++k) {
     const auto& p = L.pairs[k];
     hp r = abs(convert<hp>(x[p.a])) + abs(convert<hp>(x[p.b]));
     hp dtheta = abs(convert<hp>(pos[p.axis])) * p.speed *
                 (speed_error(convert<double>(theta_eff), k, R, u.angle) + eps_s + u.angle);
-    t[p.a] = t[p.b] = a * r * (dtheta + rounding);
+    t[p.a] = t[p.b] = a * r * (dtheta + rounding) + floor;
   }
   return t;
 }
@@ -249,7 +314,8 @@ inline std::string scaled_model_rule() {
          "factor, else 1 and no 4u; eps_w(k) as for plain RoPE at the effective theta'; "
          "eps_s the scaling's own arithmetic: linear 2u, NTK (8 + 3 e s max(1, L/L0)) u, YaRN "
          "(6 + 3s) u, llama3 (6 + 5 s high/(high - low)) u); pass-through components exactly "
-         "unchanged (docs/rope-configs.md); " + rotation_rounding_rule();
+         "unchanged, or, when a storage format holds them, within its roundings of the input "
+         "((1 + u)^2 - 1) |x_c| + eta (docs/rope-configs.md); " + rotation_rounding_rule();
 }
 
 /// The per-component tolerance t of one rotated row (see the file comment).
@@ -259,13 +325,13 @@ std::vector<hp> component_tolerance(const rope_layout<hp>& L, const pv_rope_conf
                                     const double* pos, const T* x, const rope_units& u) {
   if (pv_rope_config_version(&c) == 3) return scaled_component_tolerance<T>(L, c, pos, x, u);
   std::vector<hp> t(L.head_dim, hp(0));
-  const hp e_rot = rotation_rounding(u);
+  const hp e_rot = rotation_rounding(u), floor = rotation_floor(u);
   std::vector<std::size_t> k_of_axis(L.n_axes, 0);  // rope_axes lists each axis's pairs in ladder order
   for (const auto& p : L.pairs) {
     const std::size_t k = k_of_axis[p.axis]++, dim = std::size_t(c.axes_dim[p.axis]);
     hp r = abs(convert<hp>(x[p.a])) + abs(convert<hp>(x[p.b]));
     hp dtheta = abs(convert<hp>(pos[p.axis])) * p.speed * (speed_error(c.theta, k, dim, u.angle) + u.angle);
-    t[p.a] = t[p.b] = r * (dtheta + e_rot);
+    t[p.a] = t[p.b] = r * (dtheta + e_rot) + floor;
   }
   return t;
 }
@@ -280,38 +346,62 @@ inline hp angle_tolerance(const pv_rope_config& c, std::size_t k, std::size_t di
 /// The speeds a kernel actually turns by: w[a][c] is the angle (in [0, pi])
 /// through which component c turns at position e_a (1 on axis a, 0 elsewhere),
 /// partner[c] the component it turns into (itself when it does not turn).
+/// From the requested configuration: roundings[c] = n(k) of c's pair (1 for a
+/// component that does not turn), scale = its attention factor a.
 struct kernel_speeds {
   std::vector<std::vector<double>> w;
   std::vector<std::size_t> partner;
+  std::vector<std::size_t> roundings;
+  hp scale = 1;
   bool measured = false;  ///< false: the probe failed; the requested speeds stand in
 };
+
+/// roundings[c] and scale of kernel_speeds for a configuration (ladder index k
+/// per axis for the configurations of versions 1 and 2, over the R rotated
+/// components for version 3, as component_tolerance counts it).
+inline void ladder_roundings(const rope_layout<hp>& L, const pv_rope_config& c, kernel_speeds& ks) {
+  ks.roundings.assign(std::size_t(c.head_dim), 1);
+  ks.scale = L.scale;
+  const bool v3 = pv_rope_config_version(&c) == 3;
+  std::vector<std::size_t> k_of_axis(L.n_axes, 0);
+  for (std::size_t i = 0; i < L.pairs.size(); ++i) {
+    const auto& p = L.pairs[i];
+    const std::size_t k = v3 ? i : k_of_axis[p.axis]++;
+    ks.roundings[p.a] = ks.roundings[p.b] = angle_roundings(c, k);
+  }
+}
 
 /// The rotation-law tolerance t' of one row (see the file comment).
 template <class T>
 std::vector<hp> rotation_tolerance(const kernel_speeds& ks, const double* pos, const T* x, const rope_units& u) {
   const std::size_t d = ks.partner.size();
   std::vector<hp> t(d, hp(0));
-  const hp e_rot = rotation_rounding(u);
+  const hp e_rot = rotation_rounding(u) + (ks.scale == 1 ? hp(0) : hp(4 * u.op)), floor = rotation_floor(u);
   for (std::size_t c = 0; c < d; ++c) {
     hp ang = 0;
     // the measured angle carries cos/sin roundings (a few u): add 8u to each speed
     for (std::size_t a = 0; a < ks.w.size(); ++a)
       ang += abs(convert<hp>(pos[a])) * (convert<hp>(ks.w[a][c]) + 8 * u.op);
     const hp r = abs(convert<hp>(x[c])) + abs(convert<hp>(x[ks.partner[c]]));
-    t[c] = r * (u.angle * ang + e_rot);
+    const std::size_t n = c < ks.roundings.size() ? ks.roundings[c] : 1;
+    t[c] = ks.scale * r * (angle_position_error(n, u.angle) * ang + e_rot) + floor;
   }
   return t;
 }
 
 
 inline std::string rotation_rule() {
-  return "each component within t' = (|x_c| + |x_c'|) (u_angle sum_a |m_a| w'_a,c + e_rot) of an "
-         "exact rotation by the kernel's own speeds w' (measured: the angle each component turns "
+  return "each component within t' = a (|x_c| + |x_c'|) (eps_m/(1 - eps_m) sum_a |m_a| w'_a,c + e_rot) + f "
+         "of an exact rotation by the kernel's own speeds w' (measured: the angle each component turns "
          "through at position 1 on each axis; c' the component it turns into): a rotation law "
-         "holds for any speeds, so only the roundings of the angle m w' (u_angle |m w'|, u_angle "
-         "the unit roundoff of T: angles stay in T under a declared 16-bit storage class), cos "
-         "and sin (4u each: 2 ulps) and the rotation (gamma_2) can differ between the calls "
-         "compared: " + rotation_rounding_rule();
+         "holds for any speeds, so only the roundings that depend on the position can differ between "
+         "the calls compared: the angle's, eps_m = (1 + u_angle)^n - 1 with n = max(1, k) + n_s "
+         "(one product m w, or the k products of an angle ladder theta_k = theta_{k-1} r from "
+         "theta_0 = m, k the pair's ladder index; n_s the scaling's operations on the angle: linear "
+         "1, llama3 1, YaRN 3, else 0; u_angle the unit roundoff of T: angles stay in T under a "
+         "declared 16-bit storage class; divided by 1 - eps_m for the roundings of the measured w'), "
+         "cos and sin (4u each: 2 ulps) and the rotation (gamma_2); a YaRN's attention factor (and 4u "
+         "more in e_rot), else 1: " + rotation_rounding_rule();
 }
 
 inline std::string model_rule() {
@@ -319,7 +409,8 @@ inline std::string model_rule() {
          "rotation; eps_w(k) = max(eps_direct, eps_ladder(k)) covers every valid way to compute "
          "the speed of pair k: directly (pow, reciprocal, exp/log, an inverse-frequency table in "
          "T or float64), eps_direct = (4 + ln theta) u, or by a ladder of products w_k = w_{k-1} r "
-         "in T, eps_ladder(k) = (1 + eps_r)^k (1 + u)^k - 1 with eps_r = (4 + (2/dim) ln theta) u; "
+         "in T, eps_ladder(k) = (1 + eps_r)^k (1 + u)^k - 1 with eps_r = (4 + (2/dim) ln theta) u "
+         "(an angle ladder theta_k = theta_{k-1} r from theta_0 = m is within eps_ladder(k) in all); "
          "the angle m w one more rounding (a product in T or a float64 angle rounded once; so the "
          "error grows with the position m; u_angle the unit roundoff of T: a declared 16-bit "
          "storage class keeps angles in T), cos, sin (or cached tables of them) and the "

@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 
 namespace pv::blackbox {
 namespace {
@@ -35,17 +36,27 @@ law_result law_pass_through(const check_run& cx, const rope_cfg& rc) {
     draw_rows<T>(g, rc, std::max(1L, long(cx.max_position)), std::size_t(g.range(1, 4)), x, pos);
   }, xs, ps);
   Lr.run();
+  // the input as sent (law_run::run rounds the float32 law's buffers to a 16-bit wire), and
+  // as a kernel holding it in a declared storage format has it
+  const bool wire = cx.wire != PV_F32 && std::is_same_v<T, float>, stored = rope_law_units<T>(cx).stored;
+  const accuracy_class wf = parse_accuracy(!wire ? "" : cx.wire == PV_F16 ? "float16" : "bfloat16");
   Lr.each_case(ks, 1, [&](std::size_t i) { return describe_rows(rc, xs[i], ps[i]); },
                [&](std::size_t i, const describer& desc) {
                  auto y = from_bytes<T>(Lr.results()[i].out, xs[i].rows, xs[i].cols);
                  for (std::size_t r = 0; r < y.rows; ++r)
-                   for (std::size_t c = R; c < D; ++c)
-                     if (std::memcmp(&y(r, c), &xs[i](r, c), sizeof(T))) {
+                   for (std::size_t c = R; c < D; ++c) {
+                     const T x = xs[i](r, c), sent = wire ? T(round_to_format(double(x), wf)) : x,
+                             held = stored ? T(round_to_format(double(sent), cx.accuracy)) : sent;
+                     if (std::memcmp(&y(r, c), &sent, sizeof(T)) && std::memcmp(&y(r, c), &held, sizeof(T))) {
                        Lr.fail(ks[i], "row " + std::to_string(r) + " pass-through component " + std::to_string(c) +
-                                          ": got " + to_decimal(y(r, c)) + ", input " + to_decimal(xs[i](r, c)),
+                                          ": got " + to_decimal(y(r, c)) + ", input " + to_decimal(x) +
+                                          (wire ? ", as sent (" + wf.name + ") " + to_decimal(sent) : std::string()) +
+                                          (stored ? ", held in " + cx.accuracy.name + " " + to_decimal(held)
+                                                  : std::string()),
                                desc);
                        return false;
                      }
+                   }
                  return true;
                });
   return Lr.finish();

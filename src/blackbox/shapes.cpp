@@ -128,7 +128,8 @@ law_result law_shapes(const check_run& cx0) {
   law_run L(cx, law::id, type_name<T>(), "", law::statement(cx.profile), law::tolerance_rule());
   if (!L.selected()) return L.finish();
   const value_range vr = range_of<T>(cx);
-  const double u = convert<double>(law_u<T>(cx));
+  const attention_units au = attention_law_units<T>(cx);
+  const double u = convert<double>(au.arith), us = convert<double>(au.storage);
   const double mu = std::max(double(std::numeric_limits<T>::min()),
                              cx.accuracy.accumulate ? std::ldexp(1.0, cx.accuracy.emin) : 0.0);
   std::vector<judged_case<T>> cs;
@@ -152,6 +153,7 @@ law_result law_shapes(const check_run& cx0) {
   for (int k : ks)
     if (k >= 0 && std::size_t(k) < cases.size()) run_ks.push_back(k);
   json rows = json::array();
+  std::vector<std::string> not_bounded;  // the shapes whose bound admits any output in the values' range
   tier_agreement total;
   L.each_case(run_ks, 1, [&](std::size_t i) { return describe_case(cs[i], cx.seed); },
               [&](std::size_t i, const describer& desc) {
@@ -159,7 +161,7 @@ law_result law_shapes(const check_run& cx0) {
     const auto& s = c.sc.s;
     const auto q = as_doubles(c.in.q), kk = as_doubles(c.in.k), v = as_doubles(c.in.v);
     const auto ref = reference_attention(q.data(), kk.data(), v.data(), s.n_q, s.n_k, s.d, s.d_v);
-    const auto B = laws::attention_bound::any_order_binary64(q.data(), kk.data(), v.data(), s.n_q, s.n_k, s.d, s.d_v, u, mu, vr.denorm);
+    const auto B = laws::attention_bound::any_order_binary64(q.data(), kk.data(), v.data(), s.n_q, s.n_k, s.d, s.d_v, u, mu, vr.denorm, us);
     const auto out = from_bytes<T>(L.results()[i].out, s.n_q, s.d_v);
     // MPFR judges the first and last rows and one drawn row of the reference
     auto g = L.rng_for(run_ks[i] + 1000000);
@@ -173,7 +175,18 @@ law_result law_shapes(const check_run& cx0) {
       total.worst_where = "case " + std::to_string(run_ks[i]) + ", " + agree.worst_where;
     }
     const auto o = law::compare(out.a, ref.hi, ref.lo, ref.bound, B);
+    // a tolerance of at least max_j |v_jc| admits an output of 0 (every key
+    // lost): the bound has no teeth there, and the row says so
+    std::vector<double> vmax(s.d_v, 0.0);
+    for (std::size_t j = 0; j < s.n_k; ++j)
+      for (std::size_t col = 0; col < s.d_v; ++col) vmax[col] = std::max(vmax[col], std::abs(v[j * s.d_v + col]));
+    bool bounded = true;
+    for (std::size_t e = 0; e < B.size() && bounded; ++e)
+      if (vmax[e % s.d_v] > 0 && !(B[e] + ref.bound[e] < vmax[e % s.d_v])) bounded = false;
+    if (!bounded) not_bounded.push_back(shape_text(s) + " (" + to_string(c.sc.kind) + ")");
     json row = json::object();
+    row.set("bounded", json::boolean(bounded));
+    if (!bounded) row.set("note", json::string("not bounded at this shape: the tolerance is at least max_j |v_jc|"));
     row.set("case", json::integer(run_ks[i]));
     row.set("shape", json::string(shape_text(s)));
     row.set("inputs", json::string(to_string(c.sc.kind)));
@@ -210,6 +223,18 @@ law_result law_shapes(const check_run& cx0) {
   ag.set("where", json::string(total.worst_where));
   L.result_ref().extra.set("fast_vs_mpfr", ag);
   law_result res = L.finish();
+  if (!not_bounded.empty()) {
+    json nb = json::array();
+    std::string list;
+    for (const auto& w : not_bounded) {
+      nb.push(json::string(w));
+      list += (list.empty() ? "" : "; ") + w;
+    }
+    res.extra.set("not_bounded_at", nb);
+    if (res.verdict == verdict::passed)  // a pass there would be silent: say what was not checked
+      res.finding = "not bounded at this shape: " + list + " (the tolerance is at least the largest |v| of a "
+                    "column, so only finiteness was checked there)";
+  }
   const std::string flags = shape_flags(cx);
   for (auto* rp : {&res.replay, &res.worst_replay})
     if (!rp->empty()) *rp += flags;

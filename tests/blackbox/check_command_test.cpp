@@ -11,12 +11,14 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
 #include <string>
 #include <sys/stat.h>
+#include <vector>
 #include <sys/wait.h>
 
 namespace {
@@ -125,6 +127,69 @@ TEST(CheckPanel, LadderRopeAtLongContext) {
                  "--max-position " + std::string(maxpos) + " --out " + dir);
     EXPECT_EQ(r.code, 0) << maxpos << "\n" << r.out;
   }
+}
+
+// Every RoPE law judges a kernel by one error model: a member that
+// rope.reference accepts must not fail another RoPE or FLUX law on the same
+// configuration and dtype. A RoPE whose angle is a float32 ladder from the
+// position (theta_0 = p, theta_k = theta_{k-1} r, ggml's rope) passed
+// rope.reference and failed rope.composition (ratios 1.02 to 1.34): the
+// rotation laws allowed one rounding per angle, the ladder makes k.
+TEST(CheckPanel, RopeLawsAgreeWithTheReference) {
+  const std::vector<std::string> configs = {
+      "", " --rope-preset phi-2 --rope-preset qwen2-vl --rope-config 'halves:10000:64:linear(4)'"
+          " --rope-config 'adjacent:10000:64:ntk(8)'"};
+  int members = 0, compared = 0;
+  for (const auto& [name, lib] : plugin_map(POSVERIFY_PANEL_PLUGINS)) {
+    if (name.rfind("rope", 0) != 0) continue;  // the attention members
+    ++members;
+    for (std::size_t ci = 0; ci < configs.size(); ++ci) {
+      const std::string dir = out_dir("panel-rope-agree-" + name + "-" + std::to_string(ci));
+      auto r = run("check --impl " + lib + configs[ci] + " --cases 10 --max-position 131072 --out " + dir);
+      ASSERT_NE(r.code, 2) << name << "\n" << r.out;
+      std::string json_path;
+      for (const auto& e : std::filesystem::directory_iterator(dir))
+        if (e.path().extension() == ".json") json_path = e.path().string();
+      ASSERT_FALSE(json_path.empty()) << name << "\n" << r.out;
+      auto j = pv::json::parse(slurp(json_path));
+      std::map<std::string, bool> reference_passed;  // config/dtype -> rope.reference passed
+      std::vector<std::pair<std::string, std::string>> failed;  // config/dtype, law and finding
+      for (const auto& kv : j.find("laws")->items()) {
+        const auto& l = kv.second;
+        const std::string id = l.find("id")->as_string();
+        const std::string base = id.substr(0, id.find('[')), where = id.substr(id.find('['));
+        const auto v = pv::parse_verdict(l.find("verdict")->as_string());
+        if (base == "rope.reference") reference_passed[where] = v == pv::verdict::passed;
+        else if (v == pv::verdict::failed) failed.emplace_back(where, id + ": " + l.find("finding")->as_string());
+      }
+      for (const auto& [where, what] : failed) {
+        ++compared;
+        EXPECT_FALSE(reference_passed.count(where) && reference_passed[where])
+            << name << ": rope.reference" << where << " passed, but " << what;
+      }
+      compared += int(reference_passed.size());
+    }
+  }
+  EXPECT_GE(members, 5);
+  EXPECT_GT(compared, 20);
+}
+
+// Partial rotary in float16 and bfloat16: the pass-through components come
+// back as they were sent (rounded to 16 bits before the kernel saw them); they
+// were compared bit for bit with the float32 input, so every correct 16-bit
+// partial-rotary kernel failed ("got -0.47265625, input -0.472370148").
+TEST(CheckPanel, PartialRotaryIn16BitPasses) {
+  const std::string dir = out_dir("partial-16bit");
+  auto r = run("check --impl " + panel("rope_angle_ladder") + " --rope-preset phi-2 --rope-preset gpt-neox-20b "
+               "--cases 25 --out " + dir);
+  EXPECT_EQ(r.code, 0) << r.out;
+  for (const char* law : {"ok    rope.partial.pass_through[phi-2/float16]", "ok    rope.partial.pass_through[phi-2/bfloat16]",
+                          "ok    rope.reference[gpt-neox-20b/bfloat16]"})
+    EXPECT_NE(r.out.find(law), std::string::npos) << law << "\n" << r.out;
+  // a float16 model behind a float32 interface, declared --accuracy float16
+  auto declared = run("check --impl " + mutant("scaled_partial_rotates_all") + " --rope-preset phi-2 --accuracy float16 "
+                      "--law rope.partial --cases 25 --out " + dir);
+  EXPECT_EQ(declared.code, 1) << "a kernel that rotates the pass-through components is still caught\n" << declared.out;
 }
 
 // Under a declared 16-bit storage
@@ -435,7 +500,10 @@ INSTANTIATE_TEST_SUITE_P(
         diag_case{"rope_pos_fp16", "position 2049 acts as 2048 (= position rounded to float16)"},
         diag_case{"flux_axes_swapped", "rows and columns are swapped"},
         diag_case{"flux_split_reversed", "split among the axes in the wrong order"},
-        diag_case{"flux_ladder_not_reset", "not reset for this axis"}),
+        diag_case{"flux_ladder_not_reset", "not reset for this axis"},
+        // the angle ladder of ggml's rope advanced before its first use
+        diag_case{"panel_rope_angle_ladder_starts_late",
+                  "but the first pair turns at 0.749894 instead of 1 (the ladder starts at k = 1)"}),
     [](const auto& info) { return std::string(info.param.mutant); });
 
 }  // namespace

@@ -16,6 +16,9 @@
 
 #include <cmath>
 #include <cstdio>
+#include <map>
+#include <set>
+#include <string>
 
 namespace {
 
@@ -193,6 +196,44 @@ TEST(CheckShapes, SizeMutantsCaughtByTheDefaultProfileOnly) {
       }
     }
   }
+}
+
+// A storage class (16-bit inputs, float32 arithmetic) counted every rounding
+// at the 16-bit u, inside gamma_{4n+4} too: the bound was infinite from about
+// 511 keys and vacuous well before, so size_partial_tile and size_no_rescale
+// passed under --accuracy float16. Storage at float16's u, sums at float32's:
+// caught, while the correct sibling passes, no shape left unbounded by the class.
+TEST(CheckShapes, SizeMutantsCaughtUnderAStorageClass) {
+  const std::string dir = out_dir("shapes-storage-class");
+  for (const char* m : {"size_partial_tile", "size_no_rescale"}) {
+    auto r = run_posverify("check --impl " + mutant(m) + " --accuracy float16 --law attention.shapes --out " + dir);
+    EXPECT_EQ(r.code, 1) << m << "\n" << r.out;
+    EXPECT_NE(r.out.find("FAIL  attention.shapes[float32]"), std::string::npos) << m << "\n" << r.out;
+  }
+  // the class leaves no shape unbounded that float32 bounds: the random inputs
+  // are bounded at every size (the structures past exp's or the dtype's range
+  // are not, in any class, and say so)
+  std::map<std::string, std::set<std::string>> unbounded;  // class -> shapes not bounded (float32)
+  for (const std::string cls : {"float32", "float16"}) {
+    const std::string d = out_dir("shapes-storage-class-" + cls);
+    auto ok = run_posverify("check --impl " + panel("attn_tiled_split") + " --accuracy " + cls +
+                            " --law 'attention.shapes[float32]' --out " + d);
+    EXPECT_EQ(ok.code, 0) << ok.out;
+    auto j = pv::json::parse(slurp(d + "/attn_tiled_split.json"));
+    int rows = 0;
+    for (const auto& kv : j.find("laws")->items())
+      if (const auto* shapes = kv.second.find("shapes"))
+        for (const auto& s : shapes->items()) {
+          ++rows;
+          const auto* b = s.second.find("bounded");
+          ASSERT_NE(b, nullptr);
+          const std::string what = s.second.find("shape")->as_string() + " " + s.second.find("inputs")->as_string();
+          if (!b->as_bool()) unbounded[cls].insert(what);
+          if (s.second.find("inputs")->as_string() == "random") EXPECT_TRUE(b->as_bool()) << cls << ": " << what;
+        }
+    EXPECT_GT(rows, 10);
+  }
+  EXPECT_EQ(unbounded["float16"], unbounded["float32"]);
 }
 
 // The correct sibling (tiles of 64, split-K from 128 keys) passes, and the

@@ -12,6 +12,18 @@
 // mu is the smallest normal number, the absolute error of an exponential that
 // underflows.
 //
+// A storage class (16-bit inputs, float32 arithmetic: --accuracy float16 or
+// bfloat16, or a 16-bit wire) rounds q, k, v and the output to a format of unit
+// roundoff u_s while every sum runs at the arithmetic's u. Counting the storage
+// at u_s and the sums at u: each product of stored inputs is within
+// g_s = (1 + u_s)^2 - 1 of q_l k_jl, and the dot product of the stored values
+// within gamma_{d+3} of theirs, so the score's error is at most
+// (gamma_{d+3} (1 + g_s) + g_s) sum_l |q_l k_jl| / sqrt(d) in place of
+// gamma_{d+3} sum_l ...; a stored value and the stored output are within
+// (1 + u_s)^2 of theirs, so the sums' gamma_{4n+4} becomes
+// (1 + u_s)^2 (1 + gamma_{4n+4}) - 1. Counting the storage inside gamma_{4n+4}
+// at u_s instead makes B infinite from n = 1/(4 u_s) - 1 keys (511 for float16).
+//
 // Each law says how it uses B in its own header: attention.permutation_
 // equivariance and attention.key_value_permutation 2 B (two outputs, each
 // within B of the same exact value), attention.score_shift the sum of the two
@@ -37,13 +49,20 @@ inline hp gamma_at(long n, const hp& u) {
   return nu < 1 ? hp(nu / (1 - nu)) : hp(std::numeric_limits<double>::infinity());
 }
 
+/// g_s = (1 + u_s)^2 - 1: two roundings into a storage format (file comment).
+inline hp storage_pair(const hp& us) { return (1 + us) * (1 + us) - 1; }
+
 /// B of every output entry of softmax(Q K^T / sqrt(d)) V, in hp: u the unit
 /// roundoff of the arithmetic judged, mu the absolute error of an exp that
-/// underflows (the smallest normal of the format it accumulates in).
+/// underflows (the smallest normal of the format it accumulates in), us the
+/// unit roundoff of a storage format holding q, k, v and the output (0: none).
 template <class T>
-matrix<hp> any_order(const matrix<T>& Q, const matrix<T>& K, const matrix<T>& V, const hp& u, const hp& mu) {
+matrix<hp> any_order(const matrix<T>& Q, const matrix<T>& K, const matrix<T>& V, const hp& u, const hp& mu,
+                     const hp& us = hp(0)) {
   const std::size_t n = K.rows, d = Q.cols;
-  const hp gd = gamma_at(long(d) + 3, u), gn = gamma_at(4 * long(n) + 4, u);
+  const hp gs = storage_pair(us);
+  const hp gd = us > 0 ? hp(gamma_at(long(d) + 3, u) * (1 + gs) + gs) : gamma_at(long(d) + 3, u),
+           gn = us > 0 ? hp(gs + gamma_at(4 * long(n) + 4, u) * (1 + gs)) : gamma_at(4 * long(n) + 4, u);
   const hp rs = hp(1) / sqrt(hp(static_cast<double>(d)));
   matrix<hp> B(Q.rows, V.cols);
   for (std::size_t i = 0; i < Q.rows; ++i) {
@@ -88,6 +107,9 @@ inline std::string any_order_rule() {
          "(a-priori bound of one output entry against the exact value: score dot products "
          "gamma_{d+3}, max-subtraction and exp one ulp each, sums over keys in any order "
          "or streamed with one rescaling per key gamma_{4n+4}, mu = smallest normal for "
+         "underflowing exponentials; under a storage class of unit roundoff u_s, q, k, v and the "
+         "output stored at u_s and the sums at the arithmetic's u: gamma_{d+3} (1 + g_s) + g_s "
+         "in D and (1 + u_s)^2 (1 + gamma_{4n+4}) - 1 for gamma_{4n+4}, g_s = (1 + u_s)^2 - 1; "
          "underflowing exponentials)";
 }
 
@@ -120,13 +142,19 @@ void parallel_rows(std::size_t n, F body) {
 /// normal); eta: the spacing of the subnormals (the absolute error of any
 /// operation whose result underflows; 0 for MPFR), which adds (d + 3) eta to
 /// D and (4n + 4) eta to B.
+/// us: the unit roundoff of a storage class (any_order's; 0: none), its two
+/// roundings rounded up by (1 + 2^-40) in binary64.
 inline std::vector<double> any_order_binary64(const double* q, const double* k, const double* v,
                                               std::size_t n_q, std::size_t n_k, std::size_t d,
-                                              std::size_t d_v, double u, double mu, double eta) {
+                                              std::size_t d_v, double u, double mu, double eta,
+                                              double us = 0) {
   using detail::gamma_d;
   std::vector<double> B(n_q * d_v, 0.0);
   const double u53 = 0x1p-53, sc = 1 / std::sqrt(double(d));
-  const double gd = gamma_d(double(d + 3), u), gn = gamma_d(double(4 * n_k + 4), u);
+  const double gs = us > 0 ? (2 * us + us * us) * (1 + 0x1p-40) : 0;
+  const double gd = us > 0 ? (gamma_d(double(d + 3), u) * (1 + gs) + gs) * (1 + 0x1p-40) : gamma_d(double(d + 3), u),
+               gn = us > 0 ? (gs + gamma_d(double(4 * n_k + 4), u) * (1 + gs)) * (1 + 0x1p-40)
+                           : gamma_d(double(4 * n_k + 4), u);
   // the binary64 evaluation: scores within gamma_{d+3}(u53) sum|q k| / sqrt(d)
   // (+ u53 |s - max| for the subtraction), so each weight within e^{2 D53};
   // exp, the sums and the quotient within (1 + gamma_{n+8}(u53))

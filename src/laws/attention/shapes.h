@@ -37,7 +37,9 @@ inline std::string tolerance_rule() {
   return "|out - ref| <= B + b_ref per entry: B the a-priori bound of the entry (any order of the sums: "
          "(e^{2D} - 1 + gamma_{4n+4} e^{2D}) sum_j p_j |v_jc| + n mu max_j |v_jc| + (4n + 4) eta, "
          "D = max_j gamma_{d+3} sum_l |q_l k_jl| / sqrt(d) + u |s_j - max s| + 2u + (d + 3) eta; eta the "
-         "subnormal spacing), evaluated in binary64 with its own rounding counted; ref the fast "
+         "subnormal spacing; under a storage class q, k, v and the output stored at its u_s, the sums at "
+         "float32's u: any_order_bound.h), evaluated in binary64 with its own rounding counted, a shape "
+         "whose B + b_ref reaches max_j |v_jc| reported not bounded; ref the fast "
          "double-word tier with its certified bound b_ref (MPFR where scores leave its range), MPFR "
          "judging three rows of every case";
 }
