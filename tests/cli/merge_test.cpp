@@ -4,6 +4,8 @@
 #include "core/json.h"
 #include "support/run_posverify.h"
 
+#include "support/slurp.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -14,14 +16,9 @@
 
 namespace {
 
-using pv::json;
+using pv::test::slurp;
 
-std::string slurp(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
+using pv::json;
 
 /// `report` with field `key` of entry i of `list` set to v.
 json with_field(const json& report, const char* list, std::size_t i, const char* key, json v) {
