@@ -23,6 +23,7 @@ law_run::law_run(const check_run& cx, std::string base_id, std::string dtype, st
   r_.law = std::move(law);
   r_.tolerance = std::move(tolerance);
   r_.unit = cx.group >= 0 ? cx.group : cx.units->take();
+  r_.seed = cx.seed;
 }
 
 bool law_run::selected() const { return cx_.units->mine(r_.unit) && asked_for(r_, cx_.only_law); }

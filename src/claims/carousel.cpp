@@ -182,6 +182,25 @@ PV_CLAIM("carousel.d", [](const claim_context&) {
   r.values.set("closest_approach_distance", json::integer(best_d));
   r.values.set("closest_approach_deg", dec(best_deg));
   r.values.set("fastest_pair_alone_collision_distance", json::integer(single_hit));
+  // Between one speed and 64: the first collision of k = 1 .. 4 speeds
+  // theta^(-i/k), i = 0 .. k-1 (the ladder of a head of 2k components), by
+  // the same search; the wheel's picture in index.html reads these rows.
+  json by_speeds = json::object();
+  by_speeds.set("theta", json::integer(10000));
+  by_speeds.set("eps_deg", json::integer(1));
+  by_speeds.set("search_limit", json::integer(limit));
+  json rows = json::array();
+  for (int k = 1; k <= 4; ++k) {
+    std::vector<double> w;
+    for (int i = 0; i < k; ++i) w.push_back(std::pow(10000.0, -double(i) / k));
+    const std::int64_t hit = search_collision(w, eps, limit, true).first_hit;
+    json row = json::object();
+    row.set("speeds", json::integer(k));
+    row.set("first_collision", hit ? json::integer(hit) : json());
+    rows.push(row);
+  }
+  by_speeds.set("rows", rows);
+  r.extra.set("first_collision_by_speed_count", by_speeds);
   bool slow_thousands = slowest > 1000;
   if (!slow_thousands) {
     r.result = verdict::fails;

@@ -1,8 +1,9 @@
 // posverify html: reports/index.html from the JSON reports of a folder
 // (claims, error budgets, mutation, fault matrix, panel), with the chapter's
-// pictures computed here from the project's own functions (RoPE q.k, the
-// wheel, the collision horizon, the ulps of the 720 orders). `verify` writes
-// the same page beside claims.json (index_page()).
+// pictures drawn here from the project's own functions (RoPE q.k, the wheel,
+// the ulps of the 720 orders); the figures the claims computed (the wheel's
+// period, the first collisions of several speeds) are read from claims.json
+// and cite it. `verify` writes the same page beside claims.json (index_page()).
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "reports/claims_report.h"
@@ -102,24 +103,6 @@ section rope_section() {
 
 // ---- the wheel and the collision horizon ---------------------------------
 
-/// Gap of x (radians) to the nearest whole turn.
-double turn_gap(double x) {
-  constexpr double two_pi = 2 * std::numbers::pi;
-  const double f = std::fmod(x, two_pi);
-  return std::min(f, two_pi - f);
-}
-
-/// First distance 1..limit at which every speed's angle lies within eps of a
-/// whole turn, or 0.
-std::int64_t first_collision(const std::vector<double>& w, double eps, std::int64_t limit) {
-  for (std::int64_t D = 1; D <= limit; ++D) {
-    std::size_t i = 0;
-    while (i < w.size() && turn_gap(double(D) * w[i]) <= eps) ++i;
-    if (i == w.size()) return D;
-  }
-  return 0;
-}
-
 section wheel_section(const json& claims) {
   const long c_idx = claim_index(claims, "carousel.c"), d_idx = claim_index(claims, "carousel.d");
   const int step = 30;  // degrees per position, the carousel of problem 4
@@ -135,11 +118,9 @@ section wheel_section(const json& claims) {
                    "encoding": {"x": {"field": "lx", "type": "quantitative"}, "y": {"field": "ly", "type": "quantitative"},
                                 "text": {"field": "label"}}}]})J"),
               json::array(), {{"position", "position"}, {"angle_deg", "angle (degrees)"}, {"turn", "turn"}}, {}};
-  std::int64_t period = 0;
   std::map<std::int64_t, std::string> seat;  // angle -> the positions on it
   for (int p = 0; p < 24; ++p) {
     const std::int64_t a = (std::int64_t(step) * p) % 360;
-    if (p > 0 && a == 0 && period == 0) period = p;
     seat[a] += (seat[a].empty() ? "" : ", ") + std::to_string(p);
   }
   for (int p = 0; p < 24; ++p) {
@@ -150,11 +131,12 @@ section wheel_section(const json& claims) {
                          {"y", num(std::sin(r))}, {"lx", num(1.17 * std::cos(r))}, {"ly", num(1.17 * std::sin(r))},
                          {"label", json::string(p < 12 ? seat[a] : "")}}));
   }
-  // Several speeds: theta^(-i/k), i = 0..k-1 (the ladder of a head with 2k
-  // components, theta 10000); the first distance at which all k angles are
-  // within 1 degree of a whole turn, searched up to 10^7.
-  const double eps = std::numbers::pi / 180;
-  const std::int64_t limit = 10000000;
+  // Several speeds: the first collision of k = 1 .. 4 speeds, as the claim
+  // carousel.d found it (its study "first_collision_by_speed_count").
+  const json* study = nullptr;
+  if (d_idx >= 0) study = claims.find("claims")->items()[std::size_t(d_idx)].second.find("first_collision_by_speed_count");
+  const std::string study_src = "claims.json#/claims/" + std::to_string(d_idx) + "/first_collision_by_speed_count";
+  const json* searched = study ? study->find("search_limit") : nullptr;
   chart horizon{"horizon", "First collision with several speeds",
                 "The first distance at which every speed's angle comes within 1° of a whole turn (log scale); "
                 "an empty entry: none up to 10^7.",
@@ -164,29 +146,37 @@ section wheel_section(const json& claims) {
                                      "title": "first collision distance"}}})J"),
                 json::array(), {{"speeds", "speeds k"}, {"first_collision", "first collision"}, {"searched", "searched up to"}},
                 {}};
-  for (int kk = 1; kk <= 4; ++kk) {
-    std::vector<double> w;
-    for (int i = 0; i < kk; ++i) w.push_back(std::pow(10000.0, -double(i) / kk));
-    const auto D = first_collision(w, eps, limit);
-    horizon.rows.push(row({{"speeds", json::integer(kk)}, {"first_collision", D ? json::integer(D) : json()},
-                           {"searched", json::integer(limit)}}));
-    horizon.src.push_back(kk == 1 && d_idx >= 0
-                              ? std::map<std::string, std::string>{{"first_collision",
-                                                                    "claims.json#/claims/" + std::to_string(d_idx) +
-                                                                        "/values/fastest_pair_alone_collision_distance"}}
-                              : std::map<std::string, std::string>{});
+  if (const json* rows = study ? study->find("rows") : nullptr) {
+    std::size_t i = 0;
+    for (const auto& kv : rows->items()) {
+      const std::string p = study_src + "/rows/" + std::to_string(i++);
+      const json* k = kv.second.find("speeds");
+      const json* D = kv.second.find("first_collision");
+      horizon.rows.push(row({{"speeds", k ? *k : json()}, {"first_collision", D ? *D : json()},
+                             {"searched", searched ? *searched : json()}}));
+      horizon.src.push_back({{"first_collision", p + "/first_collision"}, {"searched", study_src + "/search_limit"}});
+    }
   }
+  const json* period = claim_value(claims, c_idx, "period");
   std::string intro = "<p>A single speed of 30° per position comes round after " +
-                      (c_idx >= 0 && claim_value(claims, c_idx, "period")
-                           ? cited(json::integer(period), "claims.json#/claims/" + std::to_string(c_idx) + "/values/period")
-                           : html::esc(std::to_string(period))) +
+                      (period ? cited(*period, "claims.json#/claims/" + std::to_string(c_idx) + "/values/period")
+                              : std::string("a whole number of")) +
                       " positions: the angle alone cannot tell a distance from one 360° further. Several speeds "
                       "push the first distance at which every pair lines up again out of reach (the claim "
                       "<code>carousel.d</code>: with the 64 speeds of d = 128, none up to 10<sup>7</sup>";
   if (const json* v = claim_value(claims, d_idx, "smallest_collision_distance"); v && !v->is_null())
     intro += ", yet one at " + cited(*v, "claims.json#/claims/" + std::to_string(d_idx) + "/values/smallest_collision_distance");
   intro += ").</p>";
-  return {"The wheel: one speed comes round, several do not", intro, {std::move(wheel), std::move(horizon)}};
+  std::vector<chart> charts;
+  charts.push_back(std::move(wheel));
+  // a claims.json written before carousel.d recorded the study: the chart is
+  // left out and the page says why (its figures are not computed here)
+  if (horizon.rows.size() > 0) charts.push_back(std::move(horizon));
+  else
+    intro += "<p>The first collisions of 1 to 4 speeds are not in this <code>claims.json</code> (carousel.d's "
+             "<code>first_collision_by_speed_count</code>, written by <code>posverify verify</code>), so not "
+             "shown.</p>";
+  return {"The wheel: one speed comes round, several do not", intro, std::move(charts)};
 }
 
 // ---- the 720 orders of the six cells --------------------------------------

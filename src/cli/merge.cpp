@@ -2,9 +2,11 @@
 // `check` or `verify` run (posverify/shard.h) into the single run's report,
 // JSON and Markdown (and JUnit XML with --junit), written atomically.
 #include "reports/check_report.h"
+#include "blackbox/law_result.h"
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "core/json_read.h"
+#include "core/results_fields.h"
 #include "reports/junit.h"
 #include "reports/claims_report.h"
 #include "numerics/scalar.h"
@@ -12,9 +14,7 @@
 
 #include <fstream>
 #include <map>
-#include <optional>
 #include <iostream>
-#include <set>
 #include <sstream>
 
 namespace pv::cli {
@@ -45,54 +45,13 @@ std::string slurp(const std::string& path) {
   return s.str();
 }
 
-const json& need(const json& o, const char* key) { return json_read::need(o, key, "verify"); }
-using json_read::text;
-
-std::optional<std::string> optional_text(const json& o, const char* key) {
-  const json* v = o.find(key);
-  if (!v || v->is_null()) return std::nullopt;
-  return v->as_string();
-}
-
-/// A verify report read back from its JSON (report.cpp's to_json).
-report report_of_json(const json& j) {
-  report r;
-  r.version = text(j, "version");
-  r.precision_bits = unsigned(need(j, "precision_bits").as_integer());
-  r.seed = text(j, "seed");
-  static const std::set<std::string> claim_keys = {"id", "section", "checked", "verdict", "values", "printed",
-                                                   "qualification", "summary"};
-  for (const auto& [k, c] : need(j, "claims").items()) {
-    claim_result cr;
-    cr.id = text(c, "id");
-    cr.section = text(c, "section");
-    cr.checked = text(c, "checked");
-    cr.result = json_read::verdict_of(c, "the verify report: claim " + cr.id);
-    cr.values = need(c, "values");
-    cr.printed = need(c, "printed");
-    cr.qualification = optional_text(c, "qualification");
-    cr.summary = optional_text(c, "summary");
-    for (const auto& [key, v] : c.items())
-      if (!claim_keys.count(key)) cr.extra.set(key, v);
-    r.claims.push_back(std::move(cr));
-  }
-  static const std::set<std::string> prop_keys = {"id", "law", "tolerance", "verdict", "cases", "seed",
-                                                  "counterexample", "replay"};
-  for (const auto& [k, p] : need(j, "properties").items()) {
-    property_result pr;
-    pr.id = text(p, "id");
-    pr.law = text(p, "law");
-    pr.tolerance = text(p, "tolerance");
-    pr.verdict = json_read::verdict_of(p, "the verify report: property " + pr.id);
-    pr.cases = int(need(p, "cases").as_integer());
-    pr.seed = text(p, "seed");
-    pr.counterexample = optional_text(p, "counterexample");
-    pr.replay = optional_text(p, "replay");
-    for (const auto& [key, v] : p.items())
-      if (!prop_keys.count(key)) pr.extra.set(key, v);
-    r.properties.push_back(std::move(pr));
-  }
-  return r;
+/// Reads every record of a shard back with its field table (laws:
+/// blackbox/law_result.h; claims, properties: core/results_fields.h), so that a bad
+/// field stops the merge naming the file, the entry and the field.
+void check_records(const json& shard, const std::string& file) {
+  fields::read_list(shard, "laws", blackbox::law_fields(), file);
+  fields::read_list(shard, "claims", claim_fields(), file);
+  fields::read_list(shard, "properties", property_fields(), file);
 }
 
 }  // namespace
@@ -127,6 +86,7 @@ int cmd_merge(const std::vector<std::string>& args) {
           if (const json* items = shards.back().second.find(list))
             for (std::size_t i = 0; i < items->size(); ++i)
               json_read::verdict_of(items->items()[i].second, f + ": " + list + "[" + std::to_string(i) + "]");
+        check_records(shards.back().second, f);
       } catch (const std::runtime_error& e) {
         throw std::runtime_error(std::string(e.what()).rfind(f, 0) == 0 ? e.what() : f + ": " + e.what());
       }
@@ -153,7 +113,7 @@ int cmd_merge(const std::vector<std::string>& args) {
       if (const json* regs = merged.find("regressions")) ok = ok && regs->size() == 0;
       md = reports::markdown_of_json(merged);
     } else {
-      const report r = report_of_json(merged);
+      const report r = reports::report_of_json(merged, "the merged verify report: ");
       for (const auto& c : r.claims) ok = ok && c.result != verdict::fails;
       for (const auto& p : r.properties) ok = ok && p.verdict == verdict::passed;
       md = reports::to_markdown(r);

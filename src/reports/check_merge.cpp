@@ -1,7 +1,7 @@
 // The Markdown of a merged check report (posverify merge): the run's outcome
-// rebuilt from the JSON (check.cpp's law_json and report_json, read back)
-// and written by the run's own report_md, so that shards merged give the
-// single run's Markdown byte for byte.
+// rebuilt from the JSON (report_json read back, each law by its field table,
+// blackbox/law_result.h) and written by the run's own report_md, so that
+// shards merged give the single run's Markdown byte for byte.
 #include "reports/check_report.h"
 #include "core/json_read.h"
 #include "numerics/scalar.h"
@@ -16,38 +16,6 @@ namespace {
 
 const json& need(const json& o, const char* key) { return json_read::need(o, key, "check"); }
 using json_read::text;
-
-law_result law_of_json(const json& l) {
-  static const std::set<std::string> known = {"id", "law", "tolerance", "verdict", "cases", "seed",
-                                              "counterexample", "replay", "finding", "base_id", "dtype",
-                                              "config", "unsupported_cases", "worst"};
-  law_result r;
-  r.id = text(l, "id");
-  r.law = text(l, "law");
-  r.tolerance = text(l, "tolerance");
-  r.verdict = json_read::verdict_of(l, "the check report: law " + r.id);
-  r.cases = int(need(l, "cases").as_integer());
-  r.counterexample = text(l, "counterexample");
-  r.replay = text(l, "replay");
-  r.finding = text(l, "finding");
-  r.base_id = text(l, "base_id");
-  r.dtype = text(l, "dtype");
-  r.config = text(l, "config");
-  r.unsupported = int(need(l, "unsupported_cases").as_integer());
-  const json& w = need(l, "worst");
-  if (!w.is_null()) {
-    r.has_worst = true;
-    r.worst_error = ref::parse(number_text(need(w, "error")));
-    r.worst_bound = ref::parse(number_text(need(w, "bound")));
-    r.worst_where = text(w, "where");
-    r.worst_replay = text(w, "replay");
-    r.max_error = ref::parse(number_text(need(w, "max_error")));
-    r.max_error_bound = ref::parse(number_text(need(w, "max_error_bound")));
-  }
-  for (const auto& [k, v] : l.items())
-    if (!known.count(k)) r.extra.set(k, v);
-  return r;
-}
 
 }  // namespace
 
@@ -66,7 +34,8 @@ std::string markdown_of_json(const json& j) {
   o.lib.given = text(impl, "path");
   for (std::size_t k = 0; k < sandbox::operations().size(); ++k)  // one key per operation
     if (need(impl, sandbox::operations()[k].name).as_bool()) o.lib.provides |= 1u << k;
-  for (const auto& kv : need(j, "laws").items()) o.laws.push_back(law_of_json(kv.second));
+  need(j, "laws");
+  o.laws = fields::read_list(j, "laws", law_fields(), "the merged check report");
   o.sweep = need(j, "sweep");
   o.diagnosis = need(j, "diagnosis");
   return report_md(cx, o, need(j, "regressions"), "");

@@ -23,39 +23,6 @@ using namespace pv::blackbox;  // the records this file writes
 
 namespace {
 
-json law_json(const law_result& r, std::uint64_t seed) {
-  json o = json::object();
-  o.set("id", json::string(r.id));
-  o.set("law", json::string(r.law));
-  o.set("tolerance", json::string(r.tolerance));
-  o.set("verdict", json::string(to_string(r.verdict)));
-  o.set("cases", json::integer(r.cases));
-  o.set("seed", json::string(std::to_string(seed)));
-  o.set("counterexample", r.verdict == verdict::failed ? json::string(r.counterexample) : json());
-  o.set("replay", r.verdict == verdict::failed ? json::string(r.replay) : json());
-  o.set("finding", r.finding.empty() ? json() : json::string(r.finding));
-  o.set("base_id", json::string(r.base_id));
-  o.set("dtype", json::string(r.dtype));
-  o.set("config", r.config.empty() ? json() : json::string(r.config));
-  o.set("unsupported_cases", json::integer(r.unsupported));
-  if (r.has_worst) {
-    json w = json::object();
-    w.set("error", json::number(ref::to_decimal(r.worst_error)));
-    w.set("bound", json::number(ref::to_decimal(r.worst_bound)));
-    w.set("ratio", json::number(r.worst_bound > 0 ? ref::to_decimal(hp(r.worst_error / r.worst_bound), 6)
-                                                  : std::string(r.worst_error > 0 ? "1e300" : "0")));
-    w.set("where", json::string(r.worst_where));
-    w.set("replay", json::string(r.worst_replay));
-    w.set("max_error", json::number(ref::to_decimal(r.max_error)));
-    w.set("max_error_bound", json::number(ref::to_decimal(r.max_error_bound)));
-    o.set("worst", w);
-  } else {
-    o.set("worst", json());
-  }
-  for (const auto& kv : r.extra.items()) o.set(kv.first, kv.second);
-  return o;
-}
-
 std::string short_num(const hp& x) { return md::num(ref::to_decimal(x)); }
 
 /// "25" or "12 (88 declined)": the evaluated cases and those the library
@@ -93,7 +60,7 @@ json report_json(const check_run& cx, const run_output& o, const json& regressio
   for (const auto& kv : count) sum.set(kv.first, json::integer(kv.second));
   j.set("summary", sum);
   json laws = json::array();
-  for (const auto& r : o.laws) laws.push(law_json(r, cx.seed));
+  for (const auto& r : o.laws) laws.push(law_fields().write(r));  // blackbox/law_result.h
   j.set("laws", laws);
   j.set("sweep", o.sweep);
   j.set("diagnosis", o.diagnosis);

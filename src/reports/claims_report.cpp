@@ -1,4 +1,5 @@
 #include "reports/claims_report.h"
+#include "core/results_fields.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -8,44 +9,9 @@
 
 namespace pv::reports {
 
-json to_json(const report& r) {
-  json j = json::object();
-  j.set("tool", json::string(r.tool));
-  j.set("version", json::string(r.version));
-  j.set("precision_bits", json::integer(r.precision_bits));
-  j.set("seed", json::string(r.seed));
-  json claims = json::array();
-  for (const auto& c : r.claims) {
-    json o = json::object();
-    o.set("id", json::string(c.id));
-    o.set("section", json::string(c.section));
-    o.set("checked", json::string(c.checked));
-    o.set("verdict", json::string(to_string(c.result)));
-    o.set("values", c.values);
-    o.set("printed", c.printed);
-    o.set("qualification", c.qualification ? json::string(*c.qualification) : json());
-    if (c.summary) o.set("summary", json::string(*c.summary));
-    for (const auto& kv : c.extra.items()) o.set(kv.first, kv.second);
-    claims.push(o);
-  }
-  j.set("claims", claims);
-  json props = json::array();
-  for (const auto& p : r.properties) {
-    json o = json::object();
-    o.set("id", json::string(p.id));
-    o.set("law", json::string(p.law));
-    o.set("tolerance", json::string(p.tolerance));
-    o.set("verdict", json::string(to_string(p.verdict)));
-    o.set("cases", json::integer(p.cases));
-    o.set("seed", json::string(p.seed));
-    o.set("counterexample", p.counterexample ? json::string(*p.counterexample) : json());
-    o.set("replay", p.replay ? json::string(*p.replay) : json());
-    for (const auto& kv : p.extra.items()) o.set(kv.first, kv.second);
-    props.push(o);
-  }
-  j.set("properties", props);
-  return j;
-}
+json to_json(const report& r) { return report_fields().write(r); }  // core/results.h
+
+report report_of_json(const json& j, const std::string& where) { return report_fields().read(j, where); }
 
 namespace {
 

@@ -14,6 +14,10 @@ namespace pv::reports {
 
 json to_json(const report& r);
 
+/// The report read back from its JSON (a merged report of shards); throws
+/// std::runtime_error naming `where` (the file), the entry and the field.
+report report_of_json(const json& j, const std::string& where);
+
 std::string to_markdown(const report& r);
 
 }  // namespace pv::reports

@@ -3,6 +3,8 @@
 #include "claims/common.h"
 #include "claims_test_util.h"
 
+#include <cmath>
+#include <numbers>
 #include <numeric>
 
 namespace pv::claims::test {
@@ -66,6 +68,39 @@ TEST(CarouselClaims, PartD) {
     if (worst_gap_deg(k, 1) <= mp(1)) first = k;
   EXPECT_EQ(int_value(r, "fastest_pair_alone_collision_distance"), first);
   EXPECT_EQ(r.result, verdict::holds_qualified);
+  // Between one speed and 64 (index.html draws these rows): k speeds
+  // 10000^(-i/k), each first collision found again by a plain scan from D = 1
+  // with fmod (the search under test starts at the fastest pair's first turn
+  // and rounds with an fma), and confirmed in MPFR at the distance found.
+  const json* study = r.extra.find("first_collision_by_speed_count");
+  ASSERT_NE(study, nullptr);
+  EXPECT_EQ(study->find("search_limit")->as_integer(), 10000000);
+  const json& rows = *study->find("rows");
+  ASSERT_EQ(rows.size(), 4u);
+  const double eps = std::numbers::pi / 180, two_pi = 2 * std::numbers::pi;
+  for (int k = 1; k <= 4; ++k) {
+    const json& row = rows.items()[std::size_t(k - 1)].second;
+    EXPECT_EQ(row.find("speeds")->as_integer(), k);
+    std::vector<double> w;
+    for (int i = 0; i < k; ++i) w.push_back(std::pow(10000.0, -double(i) / k));
+    std::int64_t hit = 0;
+    for (std::int64_t D = 1; D <= 1000000 && hit == 0; ++D) {
+      std::size_t i = 0;
+      for (; i < w.size(); ++i) {
+        const double f = std::fmod(double(D) * w[i], two_pi);
+        if (std::min(f, two_pi - f) > eps) break;
+      }
+      if (i == w.size()) hit = D;
+    }
+    ASSERT_GT(hit, 0) << k << " speeds: none up to 10^6";
+    EXPECT_EQ(row.find("first_collision")->as_integer(), hit) << k << " speeds";
+    mp worst = 0;
+    for (int i = 0; i < k; ++i) {
+      mp a = mp(static_cast<double>(hit)) * mpow(mp(10000), mp(-double(i)) / mp(double(k)));
+      worst = mmax(worst, mabs(a - mfloor(a / (mp(2) * mpi()) + mp(0.5)) * mp(2) * mpi()));
+    }
+    EXPECT_LE(worst * mp(180) / mpi(), mp(1)) << k << " speeds";
+  }
 }
 
 }  // namespace
