@@ -4,6 +4,7 @@
 #include "reports/check_report.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "core/files.h"
 #include "core/json_read.h"
 #include "reports/junit.h"
 #include "reports/claims_report.h"
@@ -37,13 +38,9 @@ std::string usage() {
          "do not make one run.\n";
 }
 
-std::string slurp(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw std::runtime_error(path + ": cannot be read");
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
+/// A shard's text: a regular file of at most max_report_bytes (never a
+/// device or a FIFO, which could be endless or never end).
+std::string slurp(const std::string& path) { return read_regular_file(path, max_report_bytes); }
 
 const json& need(const json& o, const char* key) { return json_read::need(o, key, "verify"); }
 using json_read::text;
@@ -127,6 +124,7 @@ int cmd_merge(const std::vector<std::string>& args) {
           if (const json* items = shards.back().second.find(list))
             for (std::size_t i = 0; i < items->size(); ++i)
               json_read::verdict_of(items->items()[i].second, f + ": " + list + "[" + std::to_string(i) + "]");
+        if (shards.back().second.find("laws")) json_read::seed_of(shards.back().second, f);  // a check report's
       } catch (const std::runtime_error& e) {
         throw std::runtime_error(std::string(e.what()).rfind(f, 0) == 0 ? e.what() : f + ": " + e.what());
       }
