@@ -23,6 +23,7 @@ if(POSVERIFY_FUZZ)
   add_library(posverify_fuzz_inputs STATIC
     src/reference/mp.cpp
     src/core/json.cpp
+    src/core/files.cpp
     src/core/verdict.cpp
     src/reports/markdown.cpp
     src/cli/options.cpp

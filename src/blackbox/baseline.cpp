@@ -1,14 +1,10 @@
 #include "blackbox/baseline.h"
 
+#include "core/files.h"
 #include "laws/aliases.h"
 
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
-#include <fcntl.h>     // open
 #include <map>
-#include <sys/stat.h>  // fstat
-#include <unistd.h>    // read, close
 
 namespace pv::blackbox {
 
@@ -46,28 +42,11 @@ struct field_validator {
 }  // namespace
 
 std::string read_text(const std::string& path, const std::string& flag, std::size_t max_bytes) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw usage_error(flag + ": cannot read '" + path + "': " + std::strerror(errno));
-  struct stat st{};
-  std::string why;
-  if (::fstat(fd, &st) != 0) why = std::strerror(errno);
-  else if (S_ISDIR(st.st_mode)) why = "it is a folder, not a file";
-  else if (!S_ISREG(st.st_mode)) why = "not a regular file";
-  else if (std::uint64_t(st.st_size) > max_bytes)
-    why = std::to_string(st.st_size) + " bytes, more than the " + std::to_string(max_bytes) + " accepted";
-  std::string s;
-  char buf[65536];
-  while (why.empty()) {
-    const ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) why = std::strerror(errno);
-    if (n <= 0) break;
-    s.append(buf, std::size_t(n));
-    if (s.size() > max_bytes) why = "more than " + std::to_string(max_bytes) + " bytes";
+  try {  // a regular file only: a FIFO is refused at once, not waited on
+    return read_regular_file(path, max_bytes);
+  } catch (const std::runtime_error& e) {
+    throw usage_error(flag + ": " + e.what());
   }
-  ::close(fd);
-  if (!why.empty()) throw usage_error(flag + ": cannot read '" + path + "': " + why);
-  return s;
 }
 
 baseline parse_baseline(const std::string& text, const std::string& path) {

@@ -57,8 +57,9 @@ kernel_speeds measure_speeds(const check_run& cx, const rope_cfg& rc) {
     e[a] = 1;
     calls.push_back(rope_probe(rc, dtype_of<T>(), e));
   }
-  auto res = run_batch(cx.lib, calls, cx.ro);
-  bool ok = true;
+  // counting the laws (unit_plan::count_only) calls no kernel: the requested speeds
+  const auto res = cx.units->count_only ? std::vector<result>{} : run_batch(cx.lib, calls, cx.ro);
+  bool ok = !res.empty();
   for (const auto& r : res) ok = ok && r.st == status::ok;
   if (!ok) {
     const auto L = reference_layout(rc.c);
@@ -523,7 +524,8 @@ std::vector<law_result> rope_laws(const check_run& cx, json& sweep, json& diagno
                                                    : rope_configs()) {
     check_run gcx = cx;  // one unit: the configuration's laws, sweep and diagnosis (posverify/shard.h)
     gcx.group = cx.units->take();
-    if (!cx.units->mine(gcx.group)) continue;
+    // a configuration of another shard is skipped; counting enumerates its laws (none runs)
+    if (!cx.units->mine(gcx.group) && !cx.units->count_only) continue;
     std::size_t before = out.size();
     laws_for<float>(gcx, rc, out);
     if (!cx.float_only) laws_for<double>(gcx, rc, out);

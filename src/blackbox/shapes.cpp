@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <stdexcept>
 
@@ -32,6 +33,21 @@ shape parse_shape(const std::string& spec) {
   if (!ok)
     throw std::invalid_argument("--shape: '" + text::visible(spec) +
                                 "' is not NQxNKxDxDV (four whole numbers from 1 to 2^20, e.g. 1x4096x128x128)");
+  // each size alone is bounded; their products too (the work of a call and
+  // the buffers posverify fills and the kernel fills)
+  const double work = double(s.n_q) * double(s.n_k) * double(s.d + s.d_v);
+  const double values = double(s.n_q) * double(s.d + s.d_v) + double(s.n_k) * double(s.d + s.d_v);
+  if (work > max_shape_work || values > max_shape_values) {
+    char what[160];
+    std::snprintf(what, sizeof what,
+                  work > max_shape_work ? "asks for %.3g multiply-adds n_q n_k (d + d_v), more than the 2^35 = %.3g"
+                                        : "asks for %.3g values in q, k, v and the output, more than the 2^27 = %.3g",
+                  work > max_shape_work ? work : values, work > max_shape_work ? max_shape_work : max_shape_values);
+    throw std::invalid_argument("--shape: '" + text::visible(spec) + "' " + what + " accepted" +
+                                (work > max_shape_work
+                                     ? " (the FLUX.1 head of --profile models, 4608x4608x128x128, is 5.4e+09)"
+                                     : " (1 GiB in float64)"));
+  }
   return s;
 }
 

@@ -34,7 +34,15 @@ struct shape {
   std::size_t n_q = 0, n_k = 0, d = 0, d_v = 0;
 };
 
-/// "NQxNKxDxDV" -> shape; throws std::invalid_argument naming the value.
+/// Bounds of one --shape: its multiply-adds n_q n_k (d + d_v), 2^35 (about 6
+/// times the FLUX.1 head of --profile models; at 20 ns each, the time limit
+/// of such a call is 11 minutes), and the values of q, k, v and the output,
+/// (n_q + n_k)(d + d_v), 2^27 (1 GiB in float64).
+inline constexpr double max_shape_work = 34359738368.0;  // 2^35
+inline constexpr double max_shape_values = 134217728.0;  // 2^27
+
+/// "NQxNKxDxDV" -> shape; throws std::invalid_argument naming the value, or
+/// the product beyond max_shape_work or max_shape_values.
 shape parse_shape(const std::string& spec);
 std::string shape_text(const shape& s);
 /// Throws std::invalid_argument unless p is quick or models.

@@ -14,6 +14,7 @@
 #include "core/files.h"
 #include "core/results.h"
 #include "core/shard.h"
+#include "core/seeded.h"
 #include "core/text.h"
 #include "reports/html.h"
 #include "mutation/mutation.h"
@@ -24,6 +25,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
@@ -63,10 +65,21 @@ std::uint64_t parse_size(const std::string& flag, const std::string& v) {
   return n * unit;
 }
 
+/// The file name (without extension) of a library's reports: its name with
+/// every character but letters, digits, '-', '_' and '.' replaced by '_'. A
+/// name longer than max_report_name (a file name holds 255 bytes) keeps its
+/// first characters and ends in 16 hex digits of the FNV-1a hash of the whole
+/// name, so two long names differing only at their end stay apart.
+constexpr std::size_t max_report_name = 96;
 std::string sanitize(const std::string& s) {
   std::string o;
   for (char c : s) o += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.') ? c : '_';
   if (o.empty() || o[0] == '.') o = "impl" + o;
+  if (o.size() > max_report_name) {
+    char h[24];
+    std::snprintf(h, sizeof h, "-%016llx", static_cast<unsigned long long>(fnv1a(s)));
+    o = o.substr(0, max_report_name - 17) + h;
+  }
   return o;
 }
 
@@ -221,6 +234,49 @@ std::string check_usage() {
 
 namespace {
 
+/// Whether `--law cx.only_law` names a law of the library cx.lib: its units
+/// enumerated, none run, over the whole run (not one shard: a shard without
+/// the law is fine when another has it). The base ids of its laws are added
+/// to `known`.
+bool has_asked_law(const check_run& cx, std::vector<std::string>& known) {
+  check_run count = cx;
+  count.units = std::make_shared<unit_plan>();  // unsharded
+  count.units->count_only = true;
+  const auto o = run_laws(count);
+  for (const auto& id : o.all_laws)
+    if (std::find(known.begin(), known.end(), id) == known.end()) known.push_back(id);
+  return !o.laws.empty();
+}
+
+/// The usage error of a --law that names no law of the libraries.
+usage_error no_such_law(const std::string& only, const std::string& whose, const std::vector<std::string>& known) {
+  std::string list;
+  for (const auto& id : known) list += "\n  " + id;
+  return usage_error("--law: no law of " + whose + " has an id starting with '" + text::visible(only) +
+                     "' (ids are LAW[dtype] or LAW[config/dtype]; --law takes a prefix). Its laws:" +
+                     (list.empty() ? std::string(" none") : list));
+}
+
+/// --law with --mutation or --panel: the prefix must name a law of at least
+/// one of the libraries (LIB.so@CLASS: the library before '@'); checked
+/// before the run. Libraries that cannot be loaded are left to the run.
+void check_law_of_libraries(check_run cx, const std::vector<std::string>& libs, bool panel) {
+  std::vector<std::string> known;
+  bool loaded = false;
+  for (const auto& given : libs) {
+    const auto at = panel ? given.rfind('@') : std::string::npos;
+    try {
+      cx.lib = probe_library(given.substr(0, at), cx.ro);
+    } catch (const load_error&) {
+      continue;
+    }
+    loaded = true;
+    if (!cx.accuracy_given) cx.accuracy = accuracy_class{};
+    if (has_asked_law(cx, known)) return;
+  }
+  if (loaded) throw no_such_law(cx.only_law, "the libraries given", known);
+}
+
 int run(const std::vector<std::string>& args) {
   check_args a;
   install_signal_handlers();  // SIGINT/SIGTERM: kill the plugin's process group first
@@ -249,6 +305,7 @@ int run(const std::vector<std::string>& args) {
     if (!impl.empty()) libs.insert(libs.begin(), impl);
     if (libs.empty()) throw usage_error("--mutation needs at least one library");
     cx.scaled_defaults = true;  // without --rope-config: the scaled configurations too
+    if (!cx.only_law.empty()) check_law_of_libraries(cx, libs, false);
     const json m = run_mutation(cx, libs);
     write_mutation_report(m, out_dir);
     return all_caught(m) ? 0 : 1;
@@ -256,6 +313,7 @@ int run(const std::vector<std::string>& args) {
   if (panel) {
     if (!impl.empty()) libs.insert(libs.begin(), impl);
     if (libs.empty()) throw usage_error("--panel needs at least one library");
+    if (!cx.only_law.empty()) check_law_of_libraries(cx, libs, true);
     json p;
     try {
       p = run_panel(cx, libs, seeds,
@@ -271,10 +329,36 @@ int run(const std::vector<std::string>& args) {
   struct baseline base;
   if (!baseline.empty()) {  // checked in full before anything runs
     base = load_baseline(baseline);
-    // compare like with like: take the baseline's seed, cases and range unless given
+    // compare like with like: take the baseline's seed, and its cases and
+    // range where they are larger, unless given. A baseline only widens the
+    // check: with fewer cases or a shorter range it would let a kernel wrong
+    // beyond them pass a default run.
     if (base.seed && !seed_set) cx.seed = *base.seed;
-    if (base.cases && !cases_set) cx.cases = int(*base.cases);
-    if (base.max_position && !maxpos_set) cx.max_position = double(*base.max_position);
+    std::string kept;
+    if (base.cases && !cases_set) {
+      if (*base.cases < std::uint64_t(cx.cases)) kept += " " + std::to_string(cx.cases) + " cases per law (baseline: " + std::to_string(*base.cases) + ")";
+      cx.cases = std::max(cx.cases, int(*base.cases));
+    }
+    if (base.max_position && !maxpos_set) {
+      if (double(*base.max_position) < cx.max_position)
+        kept += std::string(kept.empty() ? "" : ",") + " positions up to " + to_decimal(cx.max_position) +
+                " (baseline: " + std::to_string(*base.max_position) + ")";
+      cx.max_position = std::max(cx.max_position, double(*base.max_position));
+    }
+    if (!kept.empty()) {
+      // more cases and positions find larger errors: the growth of an error
+      // is no regression then; the verdicts are still compared
+      json laws = json::array();
+      for (const auto& kv : base.doc.find("laws")->items()) {
+        json rec = kv.second;
+        rec.set("worst", json());
+        laws.push(rec);
+      }
+      base.doc.set("laws", laws);
+      std::cout << "note: the baseline ran a narrower check; this run keeps" << kept
+                << " (a baseline widens a check, never narrows it); its verdicts are compared with the baseline's, "
+                   "its errors are not (give --cases and --max-position to compare like with like)\n";
+    }
     if (min_cases < 0) cx.min_cases = std::max(1, cx.cases / 4);
   }
   ensure_dir(out_dir);
@@ -284,6 +368,18 @@ int run(const std::vector<std::string>& args) {
   } catch (const load_error& e) {
     std::cerr << "posverify: " << e.what() << "\n";
     return 2;
+  }
+  if (!cx.only_law.empty()) {  // a typo in --law is found before the run, sharded or not
+    std::vector<std::string> known;
+    if (!has_asked_law(cx, known)) throw no_such_law(cx.only_law, cx.lib.name, known);
+  }
+  const std::string name = sanitize(cx.lib.name);
+  try {  // every file the run writes can take it: found now, not after the run
+    for (const char* ext : {".json", ".md", ".html"}) check_write_target(out_dir + "/" + name + ext, "--out");
+    if (!save_baseline.empty()) check_write_target(save_baseline, "--save-baseline");
+    if (!a.junit.empty()) check_write_target(a.junit, "--junit");
+  } catch (const std::runtime_error& e) {
+    throw usage_error(e.what());
   }
   std::cout << "checking " << cx.lib.name << " (" << text::visible(impl) << "), seed " << cx.seed << ", " << cx.cases
             << " cases per law, positions up to " << to_decimal(cx.max_position)
@@ -299,17 +395,9 @@ int run(const std::vector<std::string>& args) {
   }
   auto o = run_laws(cx);
   if (bar) bar->finish();
-  if (!cx.only_law.empty() && o.laws.empty() && !cx.units->spec.sharded()) {  // a shard: another may have it
-    std::string known;
-    for (const auto& id : o.all_laws) known += "\n  " + id;
-    throw usage_error("--law: no law of " + cx.lib.name + " has an id starting with '" + text::visible(cx.only_law) +
-                      "' (ids are LAW[dtype] or LAW[config/dtype]; --law takes a prefix). Its laws:" +
-                      (known.empty() ? std::string(" none") : known));
-  }
   print_laws(o);
   json regs = json::array();
   if (!baseline.empty()) regs = compare(base, o.laws);
-  const std::string name = sanitize(cx.lib.name);
   json j = report_json(cx, o, regs);
   std::vector<std::pair<std::string, std::string>> files = {
       {out_dir + "/" + name + ".json", j.dump()}, {out_dir + "/" + name + ".md", report_md(cx, o, regs, baseline)}};

@@ -259,8 +259,8 @@ section budgets_section(const json& b) {
       const json& r = kv.second;
       const std::string p = "error_budgets.json#/rows/" + std::to_string(i++);
       c.rows.push(row({{"law", json::string(str(r, "law"))}, {"implementation", json::string(str(r, "implementation"))},
-                       {"max_over_bound", *r.find("max_over_bound")}, {"rms_over_bound", *r.find("rms_over_bound")},
-                       {"max_ulps", *r.find("max_ulps")}}));
+                       {"max_over_bound", html::need(r, "max_over_bound", p)},
+                       {"rms_over_bound", html::need(r, "rms_over_bound", p)}, {"max_ulps", html::need(r, "max_ulps", p)}}));
       c.src.push_back({{"law", p + "/law"}, {"implementation", p + "/implementation"},
                        {"max_over_bound", p + "/max_over_bound"}, {"rms_over_bound", p + "/rms_over_bound"},
                        {"max_ulps", p + "/max_ulps"}});
@@ -342,7 +342,7 @@ section panel_section(const json& pn) {
           const json& l = lk.second;
           const std::string q = p + "/laws/" + std::to_string(j++);
           c.rows.push(row({{"member", json::string(str(kv.second, "member"))}, {"law", json::string(str(l, "law"))},
-                           {"worst_ratio", *l.find("worst_ratio")}, {"runs", *l.find("runs")}}));
+                           {"worst_ratio", html::need(l, "worst_ratio", q)}, {"runs", html::need(l, "runs", q)}}));
           c.src.push_back({{"member", p + "/member"}, {"law", q + "/law"}, {"worst_ratio", q + "/worst_ratio"},
                            {"runs", q + "/runs"}});
         }

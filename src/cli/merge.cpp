@@ -5,6 +5,7 @@
 #include "blackbox/law_result.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "core/files.h"
 #include "core/json_read.h"
 #include "core/results_fields.h"
 #include "reports/junit.h"
@@ -37,13 +38,9 @@ std::string usage() {
          "do not make one run.\n";
 }
 
-std::string slurp(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw std::runtime_error(path + ": cannot be read");
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
+/// A shard's text: a regular file of at most max_report_bytes (never a
+/// device or a FIFO, which could be endless or never end).
+std::string slurp(const std::string& path) { return read_regular_file(path, max_report_bytes); }
 
 /// Reads every record of a shard back with its field table (laws:
 /// blackbox/law_result.h; claims, properties: core/results_fields.h), so that a bad
@@ -87,6 +84,7 @@ int cmd_merge(const std::vector<std::string>& args) {
             for (std::size_t i = 0; i < items->size(); ++i)
               json_read::verdict_of(items->items()[i].second, f + ": " + list + "[" + std::to_string(i) + "]");
         check_records(shards.back().second, f);
+        if (shards.back().second.find("laws")) json_read::seed_of(shards.back().second, f);  // a check report's
       } catch (const std::runtime_error& e) {
         throw std::runtime_error(std::string(e.what()).rfind(f, 0) == 0 ? e.what() : f + ": " + e.what());
       }

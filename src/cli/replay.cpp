@@ -22,6 +22,14 @@ int cmd_replay(const std::vector<std::string>& args) {
   }
   const pv::property_result r = pv::prop::run_property(*p, opt);
   print_property(r, std::cout);
+  if (r.verdict == pv::verdict::not_reproduced) {
+    // the case ran and holds: the string names no failure of this property
+    // (a string of another property, made up, or a failure fixed since)
+    std::cerr << "posverify: replay: the reproduce string gives a case of " << args[0]
+              << " that holds: it reproduces no failure (a string of another property or of a fixed "
+                 "failure?)\n";
+    return 2;
+  }
   return r.verdict == pv::verdict::passed ? 0 : 1;
 }
 

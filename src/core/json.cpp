@@ -4,6 +4,7 @@
 #include <charconv>  // std::from_chars
 #include <cstdio>
 #include <stdexcept>
+#include <unordered_map>
 
 namespace pv {
 
@@ -12,6 +13,12 @@ json& json::set(const std::string& key, json v) {
     if (kv.first == key) { kv.second = std::move(v); return *this; }
   items_.emplace_back(key, std::move(v));
   return *this;
+}
+
+json json::object_of(std::vector<std::pair<std::string, json>> items) {
+  json j = object();
+  j.items_ = std::move(items);
+  return j;
 }
 
 const json* json::find(const std::string& key) const {
@@ -228,16 +235,23 @@ struct parser {
         fail("nesting deeper than " + std::to_string(json::max_depth) + " levels");
       ++p;
       if (c == '{') {
-        json o = json::object();
-        if (eat('}')) return o;
+        // The keys in the order they first appear, a repeated key's last
+        // value in the place of its first (as set() does), found through a
+        // hash index: linear in the keys, not quadratic (set() scans them).
+        std::vector<std::pair<std::string, json>> items;
+        std::unordered_map<std::string, std::size_t> index;
+        if (eat('}')) return json::object();
         do {
           ws();
           std::string k = str();
           if (!eat(':')) fail("expected ':'");
-          o.set(k, value(depth + 1));
+          json v = value(depth + 1);
+          const auto [it, fresh] = index.try_emplace(k, items.size());
+          if (fresh) items.emplace_back(std::move(k), std::move(v));
+          else items[it->second].second = std::move(v);
         } while (eat(','));
         if (!eat('}')) fail("expected ',' or '}'");
-        return o;
+        return json::object_of(std::move(items));
       }
       json a = json::array();
       if (eat(']')) return a;

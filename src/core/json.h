@@ -25,6 +25,9 @@ class json {
   static json string(std::string s) { json j; j.k_ = kind::string; j.s_ = std::move(s); return j; }
   static json array() { json j; j.k_ = kind::array; return j; }
   static json object() { json j; j.k_ = kind::object; return j; }
+  /// An object of (key, value) pairs in that order; the keys must be distinct
+  /// (the caller's promise: no check, so that building is linear).
+  static json object_of(std::vector<std::pair<std::string, json>> items);
 
   kind type() const { return k_; }
   bool is_null() const { return k_ == kind::null; }

@@ -125,6 +125,12 @@ inline json merge(const std::vector<std::pair<std::string, json>>& shards, const
   }
   const long total = field(field(first, file0, "shard"), file0, "total").as_integer();
   const long units = field(field(first, file0, "shard"), file0, "units").as_integer();
+  // a run has at most max_total shards (parse_flag): a larger claim is refused
+  // before anything is built from it (the list of missing shards, ...)
+  if (total < 2 || total > max_total)
+    throw std::runtime_error(file0 + ": shard.total " + std::to_string(total) + " is out of range [2, " +
+                             std::to_string(max_total) + "]");
+  if (units < 0) throw std::runtime_error(file0 + ": shard.units " + std::to_string(units) + " is negative");
   std::map<long, std::string> seen;  // shard index -> file
   std::vector<std::vector<std::pair<long, json>>> merged(arrays.size());
   for (const auto& [file, r] : shards) {
@@ -168,9 +174,12 @@ inline json merge(const std::vector<std::pair<std::string, json>>& shards, const
     }
   }
   std::string missing;
+  long n_missing = 0;
   for (long k = 1; k <= total; ++k)
-    if (!seen.count(k)) missing += (missing.empty() ? "" : ", ") + std::to_string(k) + "/" + std::to_string(total);
-  if (!missing.empty()) throw std::runtime_error("missing shard(s) " + missing + ": every shard of the run is needed");
+    if (!seen.count(k) && ++n_missing <= 10)
+      missing += (missing.empty() ? "" : ", ") + std::to_string(k) + "/" + std::to_string(total);
+  if (n_missing > 10) missing += " and " + std::to_string(n_missing - 10) + " more";
+  if (n_missing) throw std::runtime_error("missing shard(s) " + missing + ": every shard of the run is needed");
   json out = json::object();
   for (const auto& [key, v] : first.items()) {
     if (key == "shard") continue;

@@ -21,7 +21,7 @@ using json_read::text;
 
 std::string markdown_of_json(const json& j) {
   check_run cx;
-  cx.seed = std::stoull(need(j, "seed").as_string());
+  cx.seed = json_read::seed_of(j, "the check report");
   const json& opt = need(j, "options");
   cx.cases = int(need(opt, "cases").as_integer());
   cx.max_position = std::stod(number_text(need(opt, "max_position")));

@@ -138,12 +138,12 @@ std::string report_md(const check_run& cx, const run_output& o, const json& regr
     std::string w = r.has_worst ? short_num(r.worst_error) + " / " + short_num(r.worst_bound) : "—";
     md += "| `" + r.id + "` | **" + std::string(to_string(r.verdict)) + "** | " + cases_text(r) + " | " + w + " | " +
           markdown_cell(r.has_worst && r.verdict != verdict::failed ? r.worst_where : "—") + " | " +
-          markdown_cell(r.finding.empty() ? "—" : md::prose(r.finding)) + " |\n";
+          markdown_cell(r.finding.empty() ? "—" : md::untrusted(md::prose(r.finding))) + " |\n";
   }
   if (!baseline.empty()) {
     md += "\n## Regressions against " + baseline + "\n\n";
     if (regressions.size() == 0) md += "None.\n";
-    for (const auto& kv : regressions.items()) md += "- " + md::prose(kv.second.as_string()) + "\n";
+    for (const auto& kv : regressions.items()) md += "- " + md::untrusted(md::prose(kv.second.as_string())) + "\n";
   }
   if (o.diagnosis.size()) {
     md += "\n## Diagnosis (black-box probes with unit vectors)\n\n";
@@ -158,9 +158,11 @@ std::string report_md(const check_run& cx, const run_output& o, const json& regr
     if (r.verdict == verdict::failed) {
       if (!any_fail) md += "\n## Failures\n\n";
       any_fail = true;
-      md += "### `" + r.id + "`\n\n" + r.law + "\n\n" + md::prose(r.finding) + "\n\n";
-      if (const json* dg = r.extra.find("diagnosis")) md += "Diagnosis: " + dg->as_string() + "\n\n";
-      md += "```\n" + r.counterexample + "\n```\n\nReplay: `" + r.replay + "`\n\n";
+      // the finding may quote the library's stderr: made inert (md::untrusted)
+      md += "### `" + r.id + "`\n\n" + r.law + "\n\n" + md::untrusted(md::prose(r.finding)) + "\n\n";
+      if (const json* dg = r.extra.find("diagnosis")) md += "Diagnosis: " + md::untrusted(dg->as_string()) + "\n\n";
+      const std::string f = md::fence(r.counterexample);
+      md += f + "\n" + r.counterexample + "\n" + f + "\n\n" + md::untrusted("Replay: `" + r.replay + "`") + "\n\n";
     }
   if (o.sweep.size()) {
     md += "\n## Position sweep (RoPE, error of one head at positions 2^j and 2^j + 1)\n\n";

@@ -1,5 +1,7 @@
 #include "reports/html.h"
 
+#include "core/files.h"
+
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -24,14 +26,17 @@ std::string read_text(const std::string& path) {
   return ss.str();
 }
 
-/// JSON for inside <script>: "</" written as "<\/" (the same string in JSON),
-/// so no "</script>" inside a label ends the element early.
+/// JSON for inside <script>: every '<' written as "\u003c" (the same string
+/// in JSON and in JavaScript; JSON has '<' only inside strings), so that no
+/// "</script>" ends the element early and no "<!--" or "<script" puts the
+/// HTML parser into the script-data escaped states, where the rest of the
+/// page would be swallowed (HTML Living Standard, 13.2.5.4 and following).
 std::string script_safe(const std::string& s) {
   std::string out;
   out.reserve(s.size());
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    out += s[i];
-    if (s[i] == '<' && i + 1 < s.size() && s[i + 1] == '/') out += '\\';
+  for (char c : s) {
+    if (c == '<') out += "\\u003c";
+    else out += c;
   }
   return out;
 }
@@ -189,13 +194,15 @@ std::string page(const std::string& title, const std::string& html_opening, cons
   return h;
 }
 
+const json& need(const json& o, const std::string& key, const std::string& where) {
+  const json* v = o.type() == json::kind::object ? o.find(key) : nullptr;
+  if (!v) throw std::runtime_error(where + ": no \"" + key + "\"" + (o.type() == json::kind::object ? "" : " (not an object)"));
+  return *v;
+}
+
 json read_json(const std::string& path) {
-  std::string text;
-  try {
-    text = read_text(path);
-  } catch (const std::exception&) {
-    throw std::runtime_error("cannot read the report " + path);
-  }
+  // a regular file of bounded size: /dev/zero or a FIFO is refused, not read
+  const std::string text = read_regular_file(path, max_report_bytes);
   try {
     return json::parse(text);
   } catch (const std::exception& e) {

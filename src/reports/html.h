@@ -61,7 +61,13 @@ json num(double v);
 /// <name>.json); `json_file` is the file name the cells cite.
 std::string check_page(const json& report, const std::string& json_file);
 
-/// Reads and parses a JSON file; throws std::runtime_error naming it.
+/// Reads and parses a JSON file (a regular file of at most max_report_bytes);
+/// throws std::runtime_error naming it.
 json read_json(const std::string& path);
+
+/// Field `key` of the report entry `o`, which lies at `where` ("FILE#/json/
+/// pointer"); throws std::runtime_error "<where>: no "<key>"" when it is not
+/// there (a report edited by hand or cut short), never reads a missing field.
+const json& need(const json& o, const std::string& key, const std::string& where);
 
 }  // namespace pv::html

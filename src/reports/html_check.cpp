@@ -122,8 +122,8 @@ std::string check_page(const json& report, const std::string& json_file) {
         for (const auto& rkv : rows->items()) {
           const json& r = rkv.second;
           const std::string ptr = json_file + "#/sweep/" + std::to_string(si) + "/rows/" + std::to_string(ri++);
-          c.rows.push(row({{"series", json::string(series)}, {"position", *r.find("position")},
-                           {"ratio", *r.find("error_over_tolerance")}, {"max_error", *r.find("max_error")}}));
+          c.rows.push(row({{"series", json::string(series)}, {"position", need(r, "position", ptr)},
+                           {"ratio", need(r, "error_over_tolerance", ptr)}, {"max_error", need(r, "max_error", ptr)}}));
           c.src.push_back({{"position", ptr + "/position"}, {"ratio", ptr + "/error_over_tolerance"},
                            {"max_error", ptr + "/max_error"}});
         }

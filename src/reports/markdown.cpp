@@ -1,5 +1,6 @@
 #include "reports/markdown.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -188,6 +189,57 @@ std::string prose(const std::string& text) {
     i = j;
   }
   return out;
+}
+
+std::string untrusted(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  const std::size_t n = text.size();
+  auto run_at = [&](std::size_t i) {  // length of the backtick run starting at i
+    std::size_t j = i;
+    while (j < n && text[j] == '`') ++j;
+    return j - i;
+  };
+  std::size_t i = 0;
+  while (i < n) {
+    const char c = text[i];
+    if (c == '\\' && i + 1 < n && std::ispunct(static_cast<unsigned char>(text[i + 1]))) {
+      out.append(text, i, 2);  // an escaped character, '<' and '`' included, is literal
+      i += 2;
+    } else if (c == '`') {
+      const std::size_t len = run_at(i);
+      std::size_t j = i + len, close = std::string::npos;
+      while (j < n) {  // the next run of exactly `len` backticks closes the span
+        if (text[j] != '`') {
+          ++j;
+          continue;
+        }
+        const std::size_t r = run_at(j);
+        if (r == len) {
+          close = j;
+          break;
+        }
+        j += r;
+      }
+      const std::size_t end = close == std::string::npos ? i + len : close + len;
+      out.append(text, i, end - i);
+      i = end;
+    } else {
+      if (c == '<') out += "&lt;";
+      else out += c;
+      ++i;
+    }
+  }
+  return out;
+}
+
+std::string fence(const std::string& content) {
+  std::size_t longest = 0, run = 0;
+  for (char c : content) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  return std::string(std::max<std::size_t>(3, longest + 1), '`');
 }
 
 std::string wrap(const std::string& text, std::size_t width, const std::string& indent) {

@@ -47,6 +47,21 @@ std::string value(const json& v);
 /// backticks are left as they are. The JSON keeps the text with all digits.
 std::string prose(const std::string& text);
 
+/// Text that may come from a plugin (its stderr quoted in a finding, a load
+/// error) made inert in Markdown that renders inline HTML: every '<' outside a
+/// code span becomes "&lt;", so no tag (<script>, <img onerror>), HTML block,
+/// comment or autolink can start. Code spans are found as CommonMark finds
+/// them (spec 0.31, sections 6.1 and 6.3: a backslash escapes a backtick
+/// outside a span; a span is closed by the next backtick run of the same
+/// length, else its opening run is literal), and are left as they are: their
+/// content is shown literally. Apply before markdown_cell (whose <br> is meant).
+std::string untrusted(const std::string& text);
+
+/// A fence for a fenced code block around `content`: backticks, one more
+/// than its longest run of backticks and at least three, so no line of the
+/// content can close the block early.
+std::string fence(const std::string& content);
+
 /// A paragraph broken at spaces into lines of at most `width` characters
 /// (a longer word keeps its own line), continuation lines indented by
 /// `indent` (for a list item). A break never falls inside a code span, and

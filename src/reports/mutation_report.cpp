@@ -26,7 +26,7 @@ std::string mutation_markdown(const json& j) {
     const json& row = kv.second;
     const std::string name = row.find("mutant")->as_string();
     if (const json* err = row.find("error")) {
-      md += "| " + text::markdown_code(name) + " | **not loaded** | — | " + markdown_cell(err->as_string()) + " | — | — |\n";
+      md += "| " + text::markdown_code(name) + " | **not loaded** | — | " + markdown_cell(md::untrusted(err->as_string())) + " | — | — |\n";
       continue;
     }
     const std::string acc = row.find("accuracy")->as_string();
@@ -36,11 +36,11 @@ std::string mutation_markdown(const json& j) {
     md += "| " + text::markdown_code(name) + (acc == "dtype" ? "" : " (accuracy " + acc + ")") + " | " +
           (caught ? "`" + row.find("caught_by")->as_string() + "`" : std::string("**survived**")) + " | " +
           (caught ? std::to_string(row.find("cases")->as_integer()) : "—") + " | " +
-          markdown_cell(caught ? md::prose(row.find("finding")->as_string()) : "—") + " | " +
+          markdown_cell(caught ? md::untrusted(md::prose(row.find("finding")->as_string())) : "—") + " | " +
           std::to_string(row.find("laws_failed")->as_integer()) + " of " +
           std::to_string(row.find("laws_run")->as_integer()) + " | " + (also.empty() ? "—" : also) + " |\n";
     if (caught)
-      if (const json* dg = row.find("diagnosis")) diagnoses += "- " + text::markdown_code(name) + ": " + dg->as_string() + "\n";
+      if (const json* dg = row.find("diagnosis")) diagnoses += "- " + text::markdown_code(name) + ": " + md::untrusted(dg->as_string()) + "\n";
   }
   md += "\nMutation score: " + std::to_string(j.find("caught")->as_integer()) + " of " +
         std::to_string(j.find("mutants")->as_integer()) + " caught.\n";

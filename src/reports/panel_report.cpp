@@ -2,6 +2,7 @@
 
 #include "blackbox/run.h"  // ensure_dir
 #include "core/files.h"
+#include "core/text.h"
 #include "reports/markdown.h"
 
 #include <iostream>
@@ -25,19 +26,19 @@ std::string panel_markdown(const json& j) {
   for (const auto& kv : j.find("members")->items()) {
     const json& row = kv.second;
     const std::string acc = row.find("accuracy")->as_string();
-    md += "## `" + row.find("member")->as_string() + "`" + (acc == "dtype" ? "" : " (--accuracy " + acc + ")") +
+    md += "## " + text::markdown_code(row.find("member")->as_string()) + (acc == "dtype" ? "" : " (--accuracy " + acc + ")") +
           "\n\n| law | runs | failed | worst error / tolerance | where |\n|---|---|---|---|---|\n";
     for (const auto& lk : row.find("laws")->items()) {
       const json& l = lk.second;
       const double ratio = std::stod(l.find("worst_ratio")->as_string());
       md += "| `" + l.find("law")->as_string() + "` | " + std::to_string(l.find("runs")->as_integer()) + " | " +
             std::to_string(l.find("failed")->as_integer()) + " | " + md::num(ratio) +
-            (ratio > 0.5 ? " (above 0.5)" : "") + " | " + markdown_cell(l.find("where")->as_string()) + " |\n";
+            (ratio > 0.5 ? " (above 0.5)" : "") + " | " + markdown_cell(md::untrusted(l.find("where")->as_string())) + " |\n";
     }
     const json& failures = *row.find("false_alarms");
     if (failures.size() > 0) {
       md += "\nFalse alarms:\n\n";
-      for (const auto& f : failures.items()) md += "- " + markdown_cell(md::prose(f.second.as_string())) + "\n";
+      for (const auto& f : failures.items()) md += "- " + markdown_cell(md::untrusted(md::prose(f.second.as_string()))) + "\n";
     }
     md += "\n";
   }

@@ -79,7 +79,9 @@ impl_info probe_library(const std::string& given, const runner_options& o) {
       msg += ' ';
       // version 2 only: a version-1 pv_impl ends before `accuracy`
       const char* acc = impl->abi_version >= 2 && impl->accuracy ? impl->accuracy : "";
-      msg += std::string(acc).substr(0, 40);
+      // the accuracy ends at the next space: one inside it is sent as "\x20",
+      // so "bfloat16 junk" stays one (unknown) class, never "bfloat16"
+      for (char ch : std::string(acc).substr(0, 40)) msg += ch == ' ' ? std::string("\\x20") : std::string(1, ch);
       msg += ' ';
       msg += name;
     }

@@ -32,6 +32,13 @@ TEST(ReplayInput, HostileReproduceStringsExit2) {
   expect_usage_error("replay no.such.property 00", "replay: no property named 'no.such.property'");
 }
 
+TEST(ReplayInput, AStringThatReproducesNoFailureExits2) {
+  // well-formed, but its case holds: it reproduces nothing (was exit 1, as a failure)
+  expect_usage_error("replay rope.shift_invariance " + std::string(70, '0') + "0000000000",
+                     "replay: the reproduce string gives a case of rope.shift_invariance that holds: it reproduces "
+                     "no failure");
+}
+
 TEST(OptionInput, PrecisionBitsAreBounded) {
   for (const char* cmd : {"verify", "check --impl x.so"}) {
     expect_usage_error(std::string(cmd) + " --precision-bits abc",
@@ -68,6 +75,96 @@ TEST(OptionInput, HelpStatesThePrecisionRange) {
     EXPECT_EQ(r.code, 0);
     EXPECT_NE(r.out.find("range [64, 4096]"), std::string::npos) << r.out;
   }
+}
+
+// --- reports fed back: merge, html, --baseline -----------------------------
+
+/// A fresh scratch folder for one test.
+std::string scratch(const std::string& name) {
+  const std::string d = ::testing::TempDir() + "posverify-inputs-" + name;
+  std::system(("rm -rf '" + d + "' && mkdir -p '" + d + "'").c_str());
+  return d;
+}
+
+/// A check shard report (the fields merge compares), with `seed` and `shard` as given.
+std::string shard_report(const std::string& seed, const std::string& shard) {
+  return R"({"tool": "posverify", "version": "x", "precision_bits": 128, "seed": )" + seed +
+         R"(, "implementation": {"name": "n", "path": "p", "abi_version": 1, "attention": true, "rope": false,
+         "sinusoid": false}, "options": {"cases": 3, "max_position": 8192, "timeout_ms": 2000,
+         "memory_limit_bytes": 0, "min_cases": 1, "accuracy": "dtype"}, "summary": {}, "laws": [],
+         "sweep": [], "diagnosis": [], "regressions": [], "shard": )" + shard + "}";
+}
+
+TEST(MergeInput, ASeedThatIsNotAWholeNumberNamesTheFileAndField) {
+  const std::string d = scratch("merge-seed");
+  const std::string a = d + "/a.json", b = d + "/b.json";
+  std::ofstream(a) << shard_report(R"({"x": 1})", R"({"index": 1, "total": 2, "units": 2, "entries": {"laws": [], "sweep": [], "diagnosis": []}})");
+  std::ofstream(b) << shard_report(R"({"x": 1})", R"({"index": 2, "total": 2, "units": 2, "entries": {"laws": [], "sweep": [], "diagnosis": []}})");
+  auto r = run_posverify("merge " + d + "/out " + a + " " + b);
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find(a + ": seed: expected a whole number in [0, 2^64), got an object"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("stoull"), std::string::npos) << r.out;
+}
+
+TEST(MergeInput, AShardClaimingAHugeTotalIsRefusedAtOnce) {
+  const std::string d = scratch("merge-total");
+  const std::string a = d + "/a.json";
+  std::ofstream(a) << shard_report("\"1\"", R"({"index": 1, "total": 1000000000000000, "units": 2, "entries": {"laws": [], "sweep": [], "diagnosis": []}})");
+  // was: a list of 10^15 missing shards, 1 GB in 6 s and growing
+  auto r = pv::test::run_posverify_in("ulimit -v 2000000; timeout 20 ", "merge " + d + "/out " + a);
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find(a + ": shard.total 1000000000000000 is out of range [2, 100000]"), std::string::npos) << r.out;
+}
+
+TEST(MergeInput, DevicesAndFifosAreRefusedNotReadForever) {
+  const std::string d = scratch("merge-fifo");
+  const std::string fifo = d + "/shard.fifo";
+  ASSERT_EQ(std::system(("mkfifo '" + fifo + "'").c_str()), 0);
+  for (const std::string& in : {std::string("/dev/zero"), fifo}) {
+    // `timeout` turns a hang (the FIFO) or an endless read (/dev/zero) into exit 124
+    auto r = pv::test::run_posverify_in("timeout 20 ", "merge " + d + "/out " + in);
+    EXPECT_EQ(r.code, 2) << in << "\n" << r.out;
+    EXPECT_NE(r.out.find("cannot read '" + in + "': not a regular file"), std::string::npos) << r.out;
+    r = pv::test::run_posverify_in("timeout 20 ", "html --check " + in);
+    EXPECT_EQ(r.code, 2) << in << "\n" << r.out;
+    EXPECT_NE(r.out.find("cannot read '" + in + "': not a regular file"), std::string::npos) << r.out;
+    r = pv::test::run_posverify_in("timeout 20 ", "check --impl x.so --baseline " + in);
+    EXPECT_EQ(r.code, 2) << in << "\n" << r.out;
+    EXPECT_NE(r.out.find("--baseline: cannot read '" + in + "': not a regular file"), std::string::npos) << r.out;
+  }
+}
+
+TEST(HtmlInput, AReportEntryMissingAFieldIsAnErrorNotACrash) {
+  const std::string d = scratch("html-missing");
+  // a check report whose sweep row has no max_error
+  std::ofstream(d + "/c.json") << R"({"implementation": {"name": "n"}, "laws": [], "sweep": [{"config": "c", "dtype": "float32",
+      "rows": [{"position": 1, "error_over_tolerance": 0.5}]}]})";
+  auto r = run_posverify("html --check " + d + "/c.json");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("c.json#/sweep/0/rows/0: no \"max_error\""), std::string::npos) << r.out;
+  // the index: a budget row without max_ulps, a panel law without runs
+  std::ofstream(d + "/claims.json") << R"({"claims": []})";
+  std::ofstream(d + "/error_budgets.json") << R"({"rows": [{"law": "l", "implementation": "i", "max_over_bound": 0.1,
+      "rms_over_bound": 0.01}]})";
+  r = run_posverify("html --out " + d);
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("error_budgets.json#/rows/0: no \"max_ulps\""), std::string::npos) << r.out;
+  std::remove((d + "/error_budgets.json").c_str());
+  std::ofstream(d + "/panel.json") << R"({"members": [{"member": "m", "laws": [{"law": "l", "worst_ratio": 0.1}]}]})";
+  r = run_posverify("html --out " + d);
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("panel.json#/members/0/laws/0: no \"runs\""), std::string::npos) << r.out;
+}
+
+TEST(OptionInput, AShapeWhoseProductIsTooLargeIsRefused) {
+  // each size is within 2^20; the product would run for hours
+  expect_usage_error("check --impl x.so --shape 1048576x1048576x1x1",
+                     "--shape: '1048576x1048576x1x1' asks for 2.2e+12 multiply-adds n_q n_k (d + d_v), more than the "
+                     "2^35 = 3.44e+10 accepted");
+  expect_usage_error("check --impl x.so --shape 1048576x1x1024x1024", "values in q, k, v and the output");
+  // the FLUX.1 head of --profile models stays accepted
+  const auto r = run_posverify("check --impl /no/such/x.so --shape 4608x4608x128x128");
+  EXPECT_EQ(r.out.find("--shape"), std::string::npos) << r.out;
 }
 
 }  // namespace

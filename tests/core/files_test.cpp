@@ -12,6 +12,9 @@
 #include <string>
 #include <sys/resource.h>  // RLIMIT_FSIZE: a "full disk" for this process
 #include <thread>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -102,6 +105,100 @@ TEST(MakeOutDir, AFileInTheWayNamesTheOptionAndFolder) {
     what = e.what();
   }
   EXPECT_NE(what.find("--out: cannot create folder '" + f + "/sub'"), std::string::npos) << what;
+}
+
+TEST(WriteFilesAtomic, ConcurrentWritersLeaveTheSetOfOne) {
+  // Processes writing the same set of files at once (two `check` runs into one
+  // --out): afterwards every file must come from the same writer.
+  const fs::path d = fresh_dir("concurrent");
+  constexpr int files = 12, writers = 4, rounds = 60;
+  int mixed = 0;
+  for (int round = 0; round < rounds; ++round) {
+    int go[2];
+    ASSERT_EQ(::pipe(go), 0);
+    std::vector<pid_t> kids;
+    for (int w = 0; w < writers; ++w) {
+      const pid_t p = ::fork();
+      if (p == 0) {
+        ::close(go[1]);
+        char c;
+        (void)!::read(go[0], &c, 1);  // all start together
+        std::vector<std::pair<std::string, std::string>> set;
+        for (int f = 0; f < files; ++f)
+          set.emplace_back((d / ("r" + std::to_string(f))).string(), "writer " + std::to_string(w));
+        try {
+          pv::write_files_atomic(set);
+        } catch (...) {
+          ::_exit(1);
+        }
+        ::_exit(0);
+      }
+      kids.push_back(p);
+    }
+    ::close(go[0]);
+    ::close(go[1]);  // EOF: every writer goes
+    for (pid_t p : kids) {
+      int ws = 0;
+      ::waitpid(p, &ws, 0);
+      EXPECT_TRUE(WIFEXITED(ws) && WEXITSTATUS(ws) == 0);
+    }
+    const std::string first = slurp(d / "r0");
+    for (int f = 1; f < files; ++f)
+      if (slurp(d / ("r" + std::to_string(f))) != first) {
+        ++mixed;
+        break;
+      }
+  }
+  EXPECT_EQ(mixed, 0) << "in " << mixed << " of " << rounds << " rounds the files came from different writers";
+}
+
+TEST(WriteFilesAtomic, AFolderInTheWayOfOneFileReplacesNone) {
+  const fs::path d = fresh_dir("folder");
+  const std::string json = (d / "r.json").string(), md = (d / "r.md").string(), html = (d / "r.html").string();
+  pv::write_files_atomic({{json, "old json"}, {md, "old md"}});
+  fs::create_directory(html);
+  std::string what;
+  try {
+    pv::write_files_atomic({{json, "new json"}, {md, "new md"}, {html, "new html"}});
+  } catch (const std::runtime_error& e) {
+    what = e.what();
+  }
+  EXPECT_EQ(what, "cannot write '" + html + "': it is a folder");
+  EXPECT_EQ(slurp(json), "old json");
+  EXPECT_EQ(slurp(md), "old md");
+  int n = 0;
+  for (const auto& e : fs::directory_iterator(d)) ++n, (void)e;
+  EXPECT_EQ(n, 3) << "a temporary file was left behind";
+}
+
+TEST(WriteFilesAtomic, ALinkToAFileKeepsTheLinkAndReplacesTheFile) {
+  const fs::path d = fresh_dir("link");
+  fs::create_directory(d / "real");
+  const std::string file = (d / "real" / "x.xml").string(), link = (d / "x.xml").string();
+  std::ofstream(file) << "old";
+  fs::create_symlink(file, link);
+  pv::write_file_atomic(link, "new");
+  EXPECT_TRUE(fs::is_symlink(link));
+  EXPECT_EQ(slurp(file), "new");
+}
+
+TEST(ReadRegularFile, DevicesFifosAndLongFilesAreRefusedWithoutWaiting) {
+  const fs::path d = fresh_dir("read");
+  const std::string fifo = (d / "fifo").string();
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
+  for (const std::string& p : {std::string("/dev/zero"), fifo}) {
+    std::string what;
+    try {
+      pv::read_regular_file(p, 1000);
+    } catch (const std::runtime_error& e) {
+      what = e.what();
+    }
+    EXPECT_EQ(what, "cannot read '" + p + "': not a regular file (a device, a FIFO or a socket)");
+  }
+  const std::string big = (d / "big").string();
+  std::ofstream(big) << std::string(2000, 'x');
+  EXPECT_THROW(pv::read_regular_file(big, 1000), std::runtime_error);
+  EXPECT_EQ(pv::read_regular_file(big, 2000).size(), 2000u);
 }
 
 }  // namespace

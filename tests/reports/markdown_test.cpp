@@ -123,3 +123,28 @@ TEST(MarkdownWrap, BreaksAtSpacesButNotInCodeOrBeforeBlockSyntax) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(MarkdownUntrusted, NoTagCanStartOutsideACodeSpan) {
+  namespace md = pv::md;
+  EXPECT_EQ(md::untrusted("<script>alert(1)</script>"), "&lt;script>alert(1)&lt;/script>");
+  EXPECT_EQ(md::untrusted("<img src=x onerror=alert(1)> <!-- c"), "&lt;img src=x onerror=alert(1)> &lt;!-- c");
+  EXPECT_EQ(md::untrusted("a `x<y` b"), "a `x<y` b");              // a code span shows '<' literally
+  EXPECT_EQ(md::untrusted("``a`<b``"), "``a`<b``");                // closed by a run of the same length
+  EXPECT_EQ(md::untrusted("``a<b`"), "``a&lt;b`");                 // no closing run of 2: literal backticks
+  EXPECT_EQ(md::untrusted("``a`<b`"), "``a`<b`");                  // ... then a span of 1 opens
+  EXPECT_EQ(md::untrusted("\\`<img>`"), "\\`&lt;img>`");           // an escaped backtick opens no span
+  EXPECT_EQ(md::untrusted("\\\\`<i>`"), "\\\\`<i>`");              // an escaped backslash: the span opens
+  EXPECT_EQ(md::untrusted("\\<b>"), "\\<b>");                      // already literal
+  EXPECT_EQ(md::untrusted("x < y, 3 > 2"), "x &lt; y, 3 > 2");
+  EXPECT_EQ(md::untrusted(""), "");
+}
+
+TEST(MarkdownFence, LongerThanAnyBacktickRunInside) {
+  EXPECT_EQ(pv::md::fence("a = 1"), "```");
+  EXPECT_EQ(pv::md::fence("```\n<script>"), "````");
+  EXPECT_EQ(pv::md::fence("`````"), "``````");
+}
+
+}  // namespace
