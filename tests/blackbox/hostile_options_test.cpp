@@ -8,25 +8,18 @@
 
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <string>
 
 namespace {
 
-namespace fs = std::filesystem;
 using pv::plugin_test::plugin_map;
 using pv::plugin_test::slurp;
 
-std::string hostile(const std::string& n) { return plugin_map(POSVERIFY_HOSTILE_PLUGINS).at(n); }
-std::string builtin(const std::string& n) { return plugin_map(POSVERIFY_BUILTIN_PLUGINS).at(n); }
 std::string mutant(const std::string& n) { return plugin_map(POSVERIFY_MUTANT_PLUGINS).at(n); }
 std::string panel(const std::string& n) { return plugin_map(POSVERIFY_PANEL_PLUGINS).at(n); }
-
-std::string fresh(const std::string& sub) {
-  const std::string d = pv::plugin_test::out_dir("options-" + sub);
-  for (const auto& e : fs::directory_iterator(d)) fs::remove_all(e.path());
-  return d;
-}
+std::string builtin(const std::string& n) { return plugin_map(POSVERIFY_BUILTIN_PLUGINS).at(n); }
+std::string hostile(const std::string& n) { return plugin_map(POSVERIFY_HOSTILE_PLUGINS).at(n); }
+std::string fresh(const std::string& sub) { return pv::plugin_test::fresh_out_dir("options-" + sub); }
 
 pv::test::run_result check(const std::string& args) { return pv::test::run_posverify("check " + args); }
 

@@ -29,12 +29,7 @@ using pv::plugin_test::slurp;
 std::string hostile(const std::string& n) { return plugin_map(POSVERIFY_HOSTILE_PLUGINS).at(n); }
 std::string builtin(const std::string& n) { return plugin_map(POSVERIFY_BUILTIN_PLUGINS).at(n); }
 
-/// An emptied report folder for one test.
-std::string fresh(const std::string& sub) {
-  const std::string d = pv::plugin_test::out_dir("files-" + sub);
-  for (const auto& e : fs::directory_iterator(d)) fs::remove_all(e.path());
-  return d;
-}
+std::string fresh(const std::string& sub) { return pv::plugin_test::fresh_out_dir("files-" + sub); }
 
 pv::test::run_result run(const std::string& args) { return pv::test::run_posverify("check " + args); }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -40,6 +41,13 @@ inline std::string out_dir(const std::string& sub) {
   ::mkdir(base.c_str(), 0755);
   std::string d = base + "/" + sub;
   ::mkdir(d.c_str(), 0755);
+  return d;
+}
+
+/// An emptied folder for a test's reports, below POSVERIFY_TEST_OUT.
+inline std::string fresh_out_dir(const std::string& sub) {
+  const std::string d = out_dir(sub);
+  for (const auto& e : std::filesystem::directory_iterator(d)) std::filesystem::remove_all(e.path());
   return d;
 }
 
