@@ -3,6 +3,8 @@
 // "name=path,name=path" lists), the posverify binary, report folders.
 #pragma once
 
+#include "support/slurp.h"
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -51,12 +53,7 @@ inline std::string fresh_out_dir(const std::string& sub) {
   return d;
 }
 
-/// The whole content of a file ("" if it cannot be read).
-inline std::string slurp(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
+/// The whole content of a file ("" if it cannot be read): support/slurp.h.
+using pv::test::slurp;
 
 }  // namespace pv::plugin_test
