@@ -36,6 +36,26 @@ inline run_result run_posverify_in(const std::string& prefix, const std::string&
   return r;
 }
 
+/// "ulimit -v KB; " as a prefix for run_posverify_in, or nothing in a build with
+/// AddressSanitizer: its shadow memory alone reserves terabytes of address space,
+/// so under any such limit the binary aborts before main (exit 134). Tests using
+/// it must also bound time (`timeout N`), which catches a runaway allocation there.
+inline std::string address_space_limit(long kb) {
+#if defined(__SANITIZE_ADDRESS__)
+  (void)kb;
+  return "";
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+  (void)kb;
+  return "";
+#else
+  return "ulimit -v " + std::to_string(kb) + "; ";
+#endif
+#else
+  return "ulimit -v " + std::to_string(kb) + "; ";
+#endif
+}
+
 /// `posverify ARGS` through the shell.
 inline run_result run_posverify(const std::string& args) { return run_posverify_in("", args); }
 
