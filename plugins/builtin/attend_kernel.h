@@ -25,6 +25,7 @@ typedef struct pv_attend_bugs {
   int tile;          /* query head h reads KV head h mod h_kv */
   int no_softcap;    /* the softcap ignored */
   int no_sinks;      /* the sinks dropped */
+  int reads_padding; /* k_len ignored: the padded keys are read and weighted */
 } pv_attend_bugs;
 
 #ifndef PV_ATTEND_BUGS
@@ -34,7 +35,7 @@ static const pv_attend_bugs attend_bugs = PV_ATTEND_BUGS;
 
 static int attend_visible(const pv_attention_problem *p, int64_t b, int64_t i, int64_t j) {
   const int64_t pos = (attend_bugs.top_left ? 0 : p->q_start[b]) + i;
-  if (j >= p->k_len[b] || j >= p->n_k) return 0;
+  if ((!attend_bugs.reads_padding && j >= p->k_len[b]) || j >= p->n_k) return 0;
   if (p->causal && j > pos) return 0;
   if (p->window_left >= 0 && j < pos - p->window_left - attend_bugs.window_extra) return 0;
   if (p->window_right >= 0 && j > pos + p->window_right) return 0;
@@ -53,7 +54,7 @@ static int attend_visible(const pv_attention_problem *p, int64_t b, int64_t i, i
           const T *qi = q + b * p->q_stride[0] + i * p->q_stride[1] + h * p->q_stride[2];                \
           T *o = out + b * p->out_stride[0] + i * p->out_stride[1] + h * p->out_stride[2];               \
           const int64_t pos = p->q_start[b] + i;                                                         \
-          const int64_t nk = p->k_len[b] < p->n_k ? p->k_len[b] : p->n_k;                                \
+          const int64_t nk = p->k_len[b] < p->n_k && !attend_bugs.reads_padding ? p->k_len[b] : p->n_k;  \
           T m = -(T)INFINITY, l = 0;                                                                     \
           for (int64_t c = 0; c < p->d_v; ++c) o[c] = 0;                                                 \
           if (p->sink && !attend_bugs.no_sinks) {                                                        \

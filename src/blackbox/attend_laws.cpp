@@ -321,7 +321,7 @@ law_result law_reference(const check_run& cx) {
                       break;
                     }
                   }
-                  if (dg.empty()) dg = "no single cause found among the alignment, the window's ends, the GQA mapping, the softcap and the sinks";
+                  if (dg.empty()) dg = "no single cause found among the alignment, the window's ends, the GQA mapping, the softcap, the sinks and the padding";
                   L.result_ref().extra.set("diagnosis", json::string(dg));
                   L.result_ref().finding += "; diagnosis: " + dg;
                 }
@@ -573,7 +573,7 @@ law_result law_support(const check_run& cx) {
                                   std::to_string(s.h) + ") at position " +
                                   std::to_string(P.q_start[std::size_t(s.b)] + s.i) + " sees keys " +
                                   law::ranges(s.got) + ", the mask lets it see " + law::ranges(s.want);
-                const std::string dg = law::classify(P, out);
+                const std::string dg = law::classify(P, out, s.b);
                 if (!dg.empty()) {
                   L.result_ref().extra.set("diagnosis", json::string(dg));
                   msg += "; diagnosis: " + dg;

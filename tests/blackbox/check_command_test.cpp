@@ -333,7 +333,9 @@ TEST(CheckMutation, EveryMutantIsCaught) {
         "attention.convex_hull", "attention.score_shift", "rope.reference", "rope.identity_at_zero",
         "rope.norm_preservation", "rope.shift_invariance", "rope.composition", "rope.attention_translation_invariance",
         "flux.text_identity", "flux.per_axis_shift", "flux.same_row_col",
-        "flux.nonsquare_grid", "sinusoid.reference", "sinusoid.linear_shift", "attention.shapes"})
+        "flux.nonsquare_grid", "sinusoid.reference", "sinusoid.linear_shift", "attention.shapes",
+        "attend.reference", "attend.support", "attend.gqa_repeat", "attend.causal_prefix", "attend.decode_rows",
+        "attend.padding"})
     EXPECT_TRUE(all_failed.count(law)) << law << " caught no mutant";
   // and on numbers, not only through the sandbox
   const std::pair<const char*, const char*> numeric[] = {
@@ -350,7 +352,13 @@ TEST(CheckMutation, EveryMutantIsCaught) {
       {"size_drop_past_tile", "attention.shapes"},
       {"size_partial_tile", "attention.shapes"},
       {"size_no_rescale", "attention.shapes"},
-      {"size_split_weights", "attention.shapes"}};
+      {"size_split_weights", "attention.shapes"},
+      {"attend_causal_top_left", "attend.decode_rows"},
+      {"attend_window_plus_one", "attend.support"},
+      {"attend_gqa_tile", "attend.gqa_repeat"},
+      {"attend_softcap_ignored", "attend.reference"},
+      {"attend_sinks_dropped", "attend.reference"},
+      {"attend_reads_padding", "attend.padding"}};
   for (const auto& [m, law] : numeric) EXPECT_TRUE(failed_laws[m].count(law)) << m << " should fail " << law;
 }
 

@@ -96,14 +96,15 @@ struct problem {
 /// A deliberately wrong reading of the problem, for the diagnosis: what a
 /// kernel computes when it aligns the causal mask top-left (query 0 at
 /// position 0), widens the window by extra keys on the left, maps query
-/// head h to KV head h mod h_kv (tile instead of repeat), ignores the softcap
-/// or drops the sinks.
+/// head h to KV head h mod h_kv (tile instead of repeat), ignores the softcap,
+/// drops the sinks, or reads the padded keys (k_len ignored).
 struct variant {
   bool top_left = false;
   long window_extra = 0;
   bool tile = false;
   bool no_softcap = false;
   bool no_sinks = false;
+  bool reads_padding = false;
 };
 
 /// The KV head query head h reads: floor(h h_kv / h_q) (tile: h mod h_kv).
@@ -114,7 +115,7 @@ inline long kv_head(const problem& P, long h, const variant& w = {}) {
 /// Whether key j is visible to query i of item b.
 inline bool visible(const problem& P, long b, long i, long j, const variant& w = {}) {
   const long p = (w.top_left ? 0 : P.q_start[std::size_t(b)]) + i;
-  if (j < 0 || j >= P.n_k || j >= P.k_len[std::size_t(b)]) return false;
+  if (j < 0 || j >= P.n_k || (!w.reads_padding && j >= P.k_len[std::size_t(b)])) return false;
   if (P.causal && j > p) return false;
   if (P.left >= 0 && j < p - P.left - w.window_extra) return false;
   if (P.right >= 0 && j > p + P.right) return false;

@@ -10,7 +10,7 @@
 // problems from the capabilities the kernel declares and, on a failure,
 // names the class of the error by the variant (problem.h) the output
 // matches: the causal alignment, a window off by one, the GQA mapping, the
-// softcap or the sinks ignored.
+// softcap or the sinks ignored, the padded keys read.
 #pragma once
 
 #include "laws/attend/compare.h"
@@ -75,6 +75,13 @@ inline std::vector<named_variant> variants(const attend::problem& P) {
     attend::variant a;
     a.no_softcap = true;
     v.push_back({a, "softcap ignored: the scores are not capped (s -> c tanh(s/c) missing)"});
+  }
+  bool padded = false;
+  for (long l : P.k_len) padded = padded || l < P.n_k;
+  if (padded) {
+    attend::variant a;
+    a.reads_padding = true;
+    v.push_back({a, "memory read that must not be: the padded keys (from k_len on) are read and weighted"});
   }
   if (!P.sink.empty()) {
     attend::variant a;

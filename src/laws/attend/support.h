@@ -91,8 +91,9 @@ inline std::string ranges(const std::vector<long>& k) {
 }
 
 /// The class of a support mismatch: which reading of the problem (problem.h's
-/// variants) gives the kernel's support on every row, or "" when none does.
-inline std::string classify(const attend::problem& R, const std::vector<double>& out) {
+/// variants) gives the kernel's support on every row, or "" when none does;
+/// `item` is the batch item of the first mismatch (its q_start is quoted).
+inline std::string classify(const attend::problem& R, const std::vector<double>& out, long item) {
   auto matches = [&](const attend::variant& w) {
     for (long b = 0; b < R.batch; ++b)
       for (long i = 0; i < R.n_q; ++i)
@@ -106,11 +107,13 @@ inline std::string classify(const attend::problem& R, const std::vector<double>&
   attend::variant w;
   w.top_left = true;
   if (matches(w)) {
-    long off = 0;
-    for (long q : R.q_start) off = q != 0 ? q : off;
-    return "causal alignment: the mask is aligned top-left (query 0 at position 0), " + std::to_string(off) +
-           " positions before q_start (bottom-right: n_k - n_q, decode: the cache length)";
+    return "causal alignment: the mask is aligned top-left (query 0 at position 0), " +
+           std::to_string(R.q_start[std::size_t(item)]) + " positions before q_start of item " + std::to_string(item) +
+           " (bottom-right: n_k - n_q, decode: the cache length)";
   }
+  attend::variant pad;
+  pad.reads_padding = true;
+  if (matches(pad)) return "memory read that must not be: the padded keys (from k_len on) are read and weighted";
   for (long extra : {1L, -1L}) {
     attend::variant x;
     x.window_extra = extra;
