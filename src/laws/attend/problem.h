@@ -28,7 +28,9 @@
 //                                              cap's slope sech^2 <= 1 carries
 //                                              e_j through unchanged
 //       + [alibi] 3 u |b_j| + u |s_j|          slope stored, times (j - p), added
-//   D   = max_j [e_j + u |s_j - m| + 2 u]      (sink: u |sink| + u |sink - m| + 2u)
+//   D   = max_j [e_j + 2 u |s_j| + u |s_j - m| + 2 u]   (sink: 3 u |sink| + u |sink - m| + 2u)
+// where 2 u |s_j| allows a base-2 exponential with log2(e) folded into the
+// scale (FlashAttention's exp2: two more roundings of the logit's size)
 // m the largest logit. With n = n_k + 1 terms (every key a kernel may visit,
 // and the sink), each entry
 //   B_c = [(e^{2D} - 1) + gamma_{4n+4} e^{2D}] sum_j p_j |v_jc| + n mu max_j |v_jc|,
@@ -263,14 +265,14 @@ inline bounds any_order(const problem& P, empty_rows conv, const hp& u, const hp
         const hp sink = sinks ? hp(P.sink[std::size_t(h)]) : hp(0);
         hp m = sinks ? sink : r.s[0];
         for (const hp& s : r.s) m = s > m ? s : m;
-        hp D = sinks ? hp(u * abs(sink) + u * abs(sink - m) + 2 * u) : hp(0);
+        hp D = sinks ? hp(3 * u * abs(sink) + u * abs(sink - m) + 2 * u) : hp(0);
         hp z = sinks ? hp(exp(sink - m)) : hp(0);
         std::vector<hp> e(r.s.size());
         for (std::size_t t = 0; t < r.s.size(); ++t) {
           hp ej = gd * r.a[t];
           if (P.softcap > 0) ej += u * abs(r.x[t]) + 5 * u * abs(r.t[t]);
           if (!P.alibi.empty()) ej += 3 * u * abs(r.bias[t]) + u * abs(r.s[t]);
-          const hp Dj = ej + u * abs(r.s[t] - m) + 2 * u;
+          const hp Dj = ej + 2 * u * abs(r.s[t]) + u * abs(r.s[t] - m) + 2 * u;
           if (D < Dj) D = Dj;
           z += (e[t] = exp(r.s[t] - m));
         }
@@ -297,7 +299,7 @@ inline std::string any_order_rule() {
          "B_lse = D + gamma_{4n+4} + n mu + 2u (|lse| + |m|) + u per log-sum-exp, n = n_k + 1 (the keys and the "
          "sink), D = max over the visible keys (and the sink) of gamma_{d+3} |scale| sum_l |q_l k_jl| "
          "[+ u |x_j| + 5u |t_j| with softcap, tanh within 4 ulps] [+ 3u |alibi_j| + u |s_j| with ALiBi] "
-         "+ u |s_j - m| + 2u (an a-priori bound against the exact value for sums over keys in any order, "
+         "+ 2u |s_j| (exp2 with log2 e folded into the scale) + u |s_j - m| + 2u (an a-priori bound against the exact value for sums over keys in any order, "
          "blocked or streamed; mu = smallest normal; empty rows exact)";
 }
 
