@@ -273,9 +273,15 @@ la::empty_rows convention(const check_run& cx) {
   return static_cast<la::empty_rows>(cx.lib.attend_empty_rows <= 3 ? cx.lib.attend_empty_rows : 0);
 }
 
+/// Adds a diagnosis to the law's finding and its record.
+void diagnose(law_run& L, const std::string& dg) {
+  L.result_ref().extra.set("diagnosis", json::string(dg));
+  L.result_ref().finding += "; diagnosis: " + dg;
+}
+
 /// Records the worst entry of a case with the judge's words; false when it
 /// is outside its bound.
-bool record(law_run& L, int k, const problem& P, const la::worst& w, const std::string& against,
+bool record(law_run& L, int k, const problem& P, const laws::attend_compare::worst& w, const std::string& against,
             const describer& desc) {
   if (!w.found) return true;
   return L.within(k, w.diff, w.bound,
@@ -321,9 +327,9 @@ law_result law_reference(const check_run& cx) {
                       break;
                     }
                   }
-                  if (dg.empty()) dg = "no single cause found among the alignment, the window's ends, the GQA mapping, the softcap, the sinks and the padding";
-                  L.result_ref().extra.set("diagnosis", json::string(dg));
-                  L.result_ref().finding += "; diagnosis: " + dg;
+                  diagnose(L, dg.empty() ? "no single cause found among the alignment, the window's ends, the GQA "
+                                           "mapping, the softcap, the sinks and the padding"
+                                         : dg);
                 }
                 return ok;
               });
@@ -361,12 +367,9 @@ law_result law_gqa_repeat(const check_run& cx) {
                 const bool ok = record(L, ks[i], ps[i], law::compare(a, b, B), "with K/V repeated to h_q", desc);
                 if (!ok) {
                   const auto Et = la::reference(ps[i], conv, la::variant{.tile = true});
-                  if (laws::attend_reference::compare(ps[i], a, {}, Et, B).within()) {
-                    const std::string dg = "GQA mapping: query head h reads KV head h mod h_kv (tile) instead of "
-                                           "floor(h h_kv / h_q) (repeat)";
-                    L.result_ref().extra.set("diagnosis", json::string(dg));
-                    L.result_ref().finding += "; diagnosis: " + dg;
-                  }
+                  if (laws::attend_reference::compare(ps[i], a, {}, Et, B).within())
+                    diagnose(L, "GQA mapping: query head h reads KV head h mod h_kv (tile) instead of "
+                                "floor(h h_kv / h_q) (repeat)");
                 }
                 return ok;
               });
@@ -467,13 +470,10 @@ law_result law_decode_rows(const check_run& cx) {
                                        "the square causal call's matching row", desc);
                 if (!ok) {
                   const auto Et = la::reference(ds[i], conv, la::variant{.top_left = true});
-                  if (laws::attend_reference::compare(ds[i], a, {}, Et, Bd).within()) {
-                    const std::string dg = "causal alignment: the decode rows are aligned top-left (query 0 at "
-                                           "position 0) instead of at q_start = n_k - n_q = " +
-                                           std::to_string(ds[i].n_k - ds[i].n_q);
-                    L.result_ref().extra.set("diagnosis", json::string(dg));
-                    L.result_ref().finding += "; diagnosis: " + dg;
-                  }
+                  if (laws::attend_reference::compare(ds[i], a, {}, Et, Bd).within())
+                    diagnose(L, "causal alignment: the decode rows are aligned top-left (query 0 at position 0) "
+                                "instead of at q_start = n_k - n_q = " +
+                                    std::to_string(ds[i].n_k - ds[i].n_q));
                 }
                 return ok;
               });
@@ -528,7 +528,7 @@ law_result law_padding(const check_run& cx) {
                 std::vector<double> pad, lp;
                 read_back<T>(P, ls[i], L.results()[per * i], pad, lp);
                 const auto Bp = la::any_order(P, conv, u, mu);
-                la::worst w2;
+                laws::attend_compare::worst w2;
                 for (long b = 0; b < P.batch; ++b) {
                   const problem& I = items[i][std::size_t(b)];
                   std::vector<double> alone, lse_b;

@@ -12,7 +12,7 @@
 #include <cstddef>
 #include <limits>
 
-namespace pv::laws::attend {
+namespace pv::laws::attend_compare {
 
 /// The worst entry seen so far: its index, whether it is a log-sum-exp, its
 /// difference, bound and ratio (infinite for a NaN or infinity mismatch).
@@ -54,4 +54,4 @@ inline void raise(worst& w, std::size_t index, bool lse, double got, const hp& w
   }
 }
 
-}  // namespace pv::laws::attend
+}  // namespace pv::laws::attend_compare

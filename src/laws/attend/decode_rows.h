@@ -53,15 +53,15 @@ attend::problem square(const attend::problem& D, Early&& early) {
 
 /// The law body: every entry of the decode output against the matching row
 /// of the square one.
-inline attend::worst compare(const attend::problem& D, const attend::problem& F, const std::vector<double>& dec,
+inline attend_compare::worst compare(const attend::problem& D, const attend::problem& F, const std::vector<double>& dec,
                              const std::vector<double>& full, const attend::bounds& Bd, const attend::bounds& Bf) {
-  attend::worst w;
+  attend_compare::worst w;
   for (long b = 0; b < D.batch; ++b)
     for (long i = 0; i < D.n_q; ++i)
       for (long h = 0; h < D.h_q; ++h)
         for (long c = 0; c < D.d_v; ++c) {
           const std::size_t e = D.oi(b, i, h, c), f = F.oi(b, i + D.n_k - D.n_q, h, c);
-          attend::raise(w, e, false, dec[e], hp(full[f]), Bd.out[e] + Bf.out[f]);
+          attend_compare::raise(w, e, false, dec[e], hp(full[f]), Bd.out[e] + Bf.out[f]);
         }
   return w;
 }

@@ -47,9 +47,9 @@ inline attend::problem repeated(const attend::problem& P) {
 }
 
 /// The law body: the GQA output against the repeated one, within 2 B.
-inline attend::worst compare(const std::vector<double>& gqa, const std::vector<double>& rep, const attend::bounds& B) {
-  attend::worst w;
-  for (std::size_t e = 0; e < gqa.size(); ++e) attend::raise(w, e, false, gqa[e], hp(rep[e]), 2 * B.out[e]);
+inline attend_compare::worst compare(const std::vector<double>& gqa, const std::vector<double>& rep, const attend::bounds& B) {
+  attend_compare::worst w;
+  for (std::size_t e = 0; e < gqa.size(); ++e) attend_compare::raise(w, e, false, gqa[e], hp(rep[e]), 2 * B.out[e]);
   return w;
 }
 

@@ -62,14 +62,14 @@ inline attend::problem item(const attend::problem& P, long b) {
 
 /// The law body for item b: the padded output's rows of item b against the
 /// item's own output.
-inline void compare_item(attend::worst& w, const attend::problem& P, long b, const attend::problem& I,
+inline void compare_item(attend_compare::worst& w, const attend::problem& P, long b, const attend::problem& I,
                          const std::vector<double>& pad, const std::vector<double>& alone, const attend::bounds& Bp,
                          const attend::bounds& Bi) {
   for (long i = 0; i < P.n_q; ++i)
     for (long h = 0; h < P.h_q; ++h)
       for (long c = 0; c < P.d_v; ++c) {
         const std::size_t e = P.oi(b, i, h, c), f = I.oi(0, i, h, c);
-        attend::raise(w, e, false, pad[e], hp(alone[f]), Bp.out[e] + Bi.out[f]);
+        attend_compare::raise(w, e, false, pad[e], hp(alone[f]), Bp.out[e] + Bi.out[f]);
       }
 }
 

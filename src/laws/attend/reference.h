@@ -35,12 +35,12 @@ inline std::string tolerance_rule() {
 
 /// The law body: the kernel's dense out (and lse, empty when not asked for)
 /// against the exact E within the bounds B.
-inline attend::worst compare(const attend::problem& P, const std::vector<double>& out, const std::vector<double>& lse,
+inline attend_compare::worst compare(const attend::problem& P, const std::vector<double>& out, const std::vector<double>& lse,
                              const attend::exact& E, const attend::bounds& B) {
-  attend::worst w;
-  for (std::size_t e = 0; e < out.size(); ++e) attend::raise(w, e, false, out[e], E.out[e], B.out[e]);
+  attend_compare::worst w;
+  for (std::size_t e = 0; e < out.size(); ++e) attend_compare::raise(w, e, false, out[e], E.out[e], B.out[e]);
   if (P.lse)
-    for (std::size_t e = 0; e < lse.size(); ++e) attend::raise(w, e, true, lse[e], E.lse[e], B.lse[e]);
+    for (std::size_t e = 0; e < lse.size(); ++e) attend_compare::raise(w, e, true, lse[e], E.lse[e], B.lse[e]);
   return w;
 }
 

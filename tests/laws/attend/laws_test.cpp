@@ -58,14 +58,14 @@ TEST(AttendLaws, ReferenceNamesTheVariantAWrongKernelComputes) {
 }
 
 TEST(AttendLaws, ANanAgreesOnlyWithANan) {
-  attend::worst w;
-  attend::raise(w, 0, false, std::nan(""), hp(1), hp(1));
+  attend_compare::worst w;
+  attend_compare::raise(w, 0, false, std::nan(""), hp(1), hp(1));
   EXPECT_FALSE(w.within());
-  attend::worst x;
-  attend::raise(x, 0, false, std::nan(""), hp(std::nan("")), hp(0));
+  attend_compare::worst x;
+  attend_compare::raise(x, 0, false, std::nan(""), hp(std::nan("")), hp(0));
   EXPECT_TRUE(x.within());
-  attend::worst y;
-  attend::raise(y, 0, true, -INFINITY, hp(-INFINITY), hp(0));
+  attend_compare::worst y;
+  attend_compare::raise(y, 0, true, -INFINITY, hp(-INFINITY), hp(0));
   EXPECT_TRUE(y.within()) << "the lse of an empty row";
 }
 
@@ -129,10 +129,10 @@ TEST(AttendLaws, PaddingIsDroppingThePaddedKeys) {
   const auto Bp = attend::any_order(N, empty_rows::zeros, hp(0x1p-24), hp(0x1p-126)),
              Bi = attend::any_order(I, empty_rows::zeros, hp(0x1p-24), hp(0x1p-126));
   const auto alone = doubles(attend::reference(I, empty_rows::zeros).out);
-  attend::worst w;
+  attend_compare::worst w;
   attend_padding::compare_item(w, N, 0, I, doubles(attend::reference(N, empty_rows::zeros).out), alone, Bp, Bi);
   EXPECT_TRUE(w.within());
-  attend::worst r;  // a kernel reading the padding: NaN
+  attend_compare::worst r;  // a kernel reading the padding: NaN
   attend_padding::compare_item(r, N, 0, I,
                                doubles(attend::reference(N, empty_rows::zeros, attend::variant{.reads_padding = true}).out),
                                alone, Bp, Bi);
