@@ -61,7 +61,7 @@ problem draw(rng& g, int k, std::uint32_t caps, la::empty_rows conv, const wants
     }
     P.h_q = P.h_kv * ratio;
     static const long across[] = {15, 16, 17, 31, 32, 33, 63, 64, 65};
-    P.n_k = k % 5 == 0 ? across[g.range(0, w.small_keys ? 5 : 8)] : g.range(1, 24);
+    P.n_k = k % 5 == 0 ? across[g.range(0, w.small_keys ? 5 : 8)] : g.range(w.padding ? 2 : 1, 24);
     static const long nqs[] = {1, 7, 3};
     P.n_q = k % 3 == 2 ? g.range(1, 9) : nqs[k % 3];
     P.d = k % 7 == 3 ? 32 : g.range(1, 16);

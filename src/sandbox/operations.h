@@ -178,7 +178,7 @@ inline const std::vector<operation>& operations() {
                          return attend_row::span(p.out_stride, p.batch, p.n_q, p.h_q, p.d_v);
                        }},
                       {.name = "lse", .type = elem::f64, .use = role::out, .shape = {"n_lse"}}},
-          .python = {"q", "k", "v", "AttentionProblem"},
+          .python = {"q", "k", "v", "problem"},
           .provided = [](const pv_impl& f) { return f.attend != nullptr; },
           .invoke = [](const pv_impl& f, const invocation& a) {
             pv_attention_problem p = attend_row::problem_of(*a.c);
