@@ -28,6 +28,15 @@ typedef struct pv_attend_bugs {
   int reads_padding; /* k_len ignored: the padded keys are read and weighted */
 } pv_attend_bugs;
 
+/* what an empty row holds (the declared convention, pv_empty_rows) */
+#ifndef PV_ATTEND_EMPTY
+#define PV_ATTEND_EMPTY PV_EMPTY_ZEROS
+#endif
+/* what it declares (a mutant declares one convention and writes another) */
+#ifndef PV_ATTEND_DECLARED_EMPTY
+#define PV_ATTEND_DECLARED_EMPTY PV_ATTEND_EMPTY
+#endif
+
 #ifndef PV_ATTEND_BUGS
 #define PV_ATTEND_BUGS {0}
 #endif
@@ -91,10 +100,10 @@ static int attend_visible(const pv_attention_problem *p, int64_t b, int64_t i, i
             }                                                                                            \
             m = mn;                                                                                      \
           }                                                                                              \
-          /* an empty row (no visible key, no sink): zeros, lse -infinity */                           \
-          if (l > 0)                                                                                     \
-            for (int64_t c = 0; c < p->d_v; ++c) o[c] /= l;                                              \
-          if (lse) lse[(b * p->h_q + h) * p->n_q + i] = l > 0 ? (double)m + (double)LOG(l) : -INFINITY;  \
+          /* an empty row (no visible key, no sink): the declared convention, lse -infinity */         \
+          for (int64_t c = 0; c < p->d_v; ++c)                                                           \
+            o[c] = l != 0 ? o[c] / l : PV_ATTEND_EMPTY == PV_EMPTY_NAN ? (T)NAN : (T)0;                  \
+          if (lse) lse[(b * p->h_q + h) * p->n_q + i] = l != 0 ? (double)m + (double)LOG(l) : -INFINITY; \
         }                                                                                                \
       }                                                                                                  \
   }
@@ -121,6 +130,6 @@ static const pv_impl attend_impl = {
     .attend = attend,
     .attend_caps = PV_ATTEND_CAUSAL | PV_ATTEND_WINDOW | PV_ATTEND_PADDING | PV_ATTEND_GQA | PV_ATTEND_SOFTCAP |
                    PV_ATTEND_SINKS | PV_ATTEND_ALIBI | PV_ATTEND_LSE,
-    .attend_empty_rows = PV_EMPTY_ZEROS,
+    .attend_empty_rows = PV_ATTEND_DECLARED_EMPTY,
 };
 const pv_impl *posverify_impl(void) { return &attend_impl; }

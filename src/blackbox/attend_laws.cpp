@@ -327,8 +327,14 @@ law_result law_reference(const check_run& cx) {
                       break;
                     }
                   }
+                  // the empty rows: another convention than the one declared
+                  for (const auto other : {la::empty_rows::zeros, la::empty_rows::nan, la::empty_rows::mean})
+                    if (dg.empty() && other != conv && la::any_empty_row(P) &&
+                        law::compare(P, out, lse, la::reference(P, other), la::any_order(P, other, u, mu)).within())
+                      dg = std::string("empty-row convention: its empty rows hold ") + la::to_string(other) +
+                           ", it declares " + la::to_string(conv);
                   diagnose(L, dg.empty() ? "no single cause found among the alignment, the window's ends, the GQA "
-                                           "mapping, the softcap, the sinks and the padding"
+                                           "mapping, the softcap, the sinks, the padding and the empty rows"
                                          : dg);
                 }
                 return ok;

@@ -1,6 +1,6 @@
 // `posverify check` on attend() (ABI version 4): the built-in tiled kernel
-// passes every attend law; each mutant fails the law it is there for, with
-// its class named; a plugin declaring no capability is never called with a
+// passes every attend law, and so does it declaring NaN for empty rows; each
+// mutant fails the law it is there for, with its class named; a plugin declaring no capability is never called with a
 // problem needing one (those laws are unsupported, never failed); a
 // version-3 plugin is checked as before and gets no attend laws.
 #include "core/json.h"
@@ -70,6 +70,7 @@ TEST(AttendCheck, EachMutantFailsItsLawWithItsClassNamed) {
       {"attend_sinks_dropped", "attend.reference[float32]", "sinks dropped"},
       {"attend_reads_padding", "attend.padding[float32]", "got nan"},
       {"attend_reads_padding", "attend.reference[float32]", "memory read that must not be"},
+      {"attend_empty_rows_nan", "attend.reference[float32]", "empty-row convention: its empty rows hold NaN, it declares zeros"},
   };
   std::map<std::string, report> seen;
   for (const auto& e : cases) {
@@ -98,6 +99,17 @@ TEST(AttendCheck, UndeclaredCapabilitiesAreUnsupportedNeverFailed) {
   for (const char* law : {"attend.gqa_repeat[float32]", "attend.causal_prefix[float32]", "attend.decode_rows[float32]",
                           "attend.padding[float32]"})
     EXPECT_EQ(rep.verdict.at(law), "unsupported") << law;
+}
+
+TEST(AttendCheck, ADeclaredNaNConventionIsAccepted) {
+  // the same kernel as attend_empty_rows_nan, declaring what it writes
+  const std::string dir = out_dir("attend-empty-nan");
+  auto r = pv::test::run_posverify("check --impl " + std::string(POSVERIFY_ATTEND_EMPTY_NAN) +
+                                   " --law attend --cases 30 --out " + dir);
+  EXPECT_EQ(r.code, 0) << r.out;
+  const report rep = read(dir + "/attend-empty-nan.json");
+  EXPECT_EQ(rep.verdict.size(), 12u);
+  for (const auto& [id, v] : rep.verdict) EXPECT_EQ(v, "passed") << id;
 }
 
 TEST(AttendCheck, AVersionThreePluginIsCheckedAsBeforeWithoutAttendLaws) {

@@ -358,7 +358,8 @@ TEST(CheckMutation, EveryMutantIsCaught) {
       {"attend_gqa_tile", "attend.gqa_repeat"},
       {"attend_softcap_ignored", "attend.reference"},
       {"attend_sinks_dropped", "attend.reference"},
-      {"attend_reads_padding", "attend.padding"}};
+      {"attend_reads_padding", "attend.padding"},
+      {"attend_empty_rows_nan", "attend.reference"}};
   for (const auto& [m, law] : numeric) EXPECT_TRUE(failed_laws[m].count(law)) << m << " should fail " << law;
 }
 
