@@ -17,7 +17,7 @@ function(posverify_add_plugin target source)
   target_link_libraries(${target} PRIVATE m)
 endfunction()
 
-set(POSVERIFY_BUILTIN_PLUGINS plain_double plain_float flash_float flux_rope reverse_order round_once scaled_rope)
+set(POSVERIFY_BUILTIN_PLUGINS plain_double plain_float flash_float flux_rope reverse_order round_once scaled_rope attend_tiled)
 set(POSVERIFY_BUILTIN_PLUGIN_FILES "")
 foreach(p ${POSVERIFY_BUILTIN_PLUGINS})
   posverify_add_plugin(pv_builtin_${p} ${CMAKE_CURRENT_SOURCE_DIR}/plugins/builtin/${p}.c)
@@ -50,7 +50,7 @@ set(POSVERIFY_PANEL_FILES "flash_float=$<TARGET_FILE:pv_builtin_flash_float>")
 posverify_add_plugin_dir(panel pv_panel_ POSVERIFY_PANEL_FILES POSVERIFY_PANEL_TARGETS)
 
 # Libraries posverify must refuse with exit 2 (tests of the loader).
-foreach(b wrong_abi no_symbol crash_on_load abi_v1 abi_v2)
+foreach(b wrong_abi no_symbol crash_on_load abi_v1 abi_v2 abi_v3 attend_no_caps attend_empty_nan)
   posverify_add_plugin(pv_bad_${b} ${CMAKE_CURRENT_SOURCE_DIR}/plugins/bad/${b}.c)
 endforeach()
 
@@ -79,12 +79,15 @@ if(POSVERIFY_BUILD_TESTS)
     POSVERIFY_BAD_NO_SYMBOL="$<TARGET_FILE:pv_bad_no_symbol>"
     POSVERIFY_BAD_CRASH_ON_LOAD="$<TARGET_FILE:pv_bad_crash_on_load>"
     POSVERIFY_ABI_V1="$<TARGET_FILE:pv_bad_abi_v1>"
-    POSVERIFY_ABI_V2="$<TARGET_FILE:pv_bad_abi_v2>")
+    POSVERIFY_ABI_V2="$<TARGET_FILE:pv_bad_abi_v2>"
+    POSVERIFY_ABI_V3="$<TARGET_FILE:pv_bad_abi_v3>"
+    POSVERIFY_ATTEND_NO_CAPS="$<TARGET_FILE:pv_bad_attend_no_caps>"
+    POSVERIFY_ATTEND_EMPTY_NAN="$<TARGET_FILE:pv_bad_attend_empty_nan>")
   add_dependencies(posverify_check_test posverify)
   foreach(p ${POSVERIFY_BUILTIN_PLUGINS})
     add_dependencies(posverify_check_test pv_builtin_${p})
   endforeach()
-  foreach(b wrong_abi no_symbol crash_on_load abi_v1 abi_v2)
+  foreach(b wrong_abi no_symbol crash_on_load abi_v1 abi_v2 abi_v3 attend_no_caps attend_empty_nan)
     add_dependencies(posverify_check_test pv_bad_${b})
   endforeach()
   foreach(t ${POSVERIFY_MUTANT_TARGETS} ${POSVERIFY_PANEL_TARGETS} ${POSVERIFY_HOSTILE_TARGETS})

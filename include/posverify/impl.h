@@ -7,12 +7,17 @@
  * not supported", anything else for an error. A NULL function pointer means
  * "not provided": those laws are reported as not run. Buffers are row-major
  * arrays of float (PV_F32) or double (PV_F64); inputs must not be written.
- * Version 3 of the ABI: plugins declaring versions 1 and 2 keep loading; they
+ * Version 4 of the ABI: plugins declaring versions 1 to 3 keep loading; they
  * are never called with a configuration that needs version 3 (partial rotary,
- * M-RoPE, scaled speeds: see pv_rope_config_version) and such laws are
- * reported "unsupported" for them (docs/rope-configs.md). A function added
- * to the interface is appended at the end of pv_impl under a new version: a
- * plugin is never read past the members of the version it declares. */
+ * M-RoPE, scaled speeds: see pv_rope_config_version) when they declare less,
+ * and such laws are reported "unsupported" for them (docs/rope-configs.md).
+ * Version 4 adds `attend`, attention as models ship it (heads, GQA, masks,
+ * padding, softcap, sinks, ALiBi, LSE: docs/check.md, "The attention call").
+ * A function added to the interface is appended at the end of pv_impl under
+ * a new version: a plugin is never read past the members of the version it
+ * declares. A capability is declared by a non-zero member, never implied by
+ * the version: a plugin rebuilt against a newer header (PV_ABI_VERSION in its
+ * initializer) declares nothing new. */
 #ifndef POSVERIFY_IMPL_H_
 #define POSVERIFY_IMPL_H_
 
@@ -22,7 +27,7 @@
 extern "C" {
 #endif
 
-#define PV_ABI_VERSION 3
+#define PV_ABI_VERSION 4
 typedef enum pv_dtype { PV_F32 = 0, PV_F64 = 1, PV_F16 = 2, PV_BF16 = 3 } pv_dtype;
 typedef enum pv_pairing { PV_PAIRS_ADJACENT = 0, PV_PAIRS_HALVES = 1 } pv_pairing;
 /* version 3: how the speeds of the ladder are scaled for long context
@@ -67,6 +72,80 @@ static inline int pv_rope_config_version(const pv_rope_config *cfg) {
   for (int a = 0; a < cfg->n_axes && a < 4; ++a) sum += cfg->axes_dim[a];
   return sum != cfg->head_dim || cfg->mrope || cfg->scaling.kind ? 3 : 1;
 }
+/* version 4: attend(), attention over a problem description.
+ *
+ * Tensors: q[batch][n_q][h_q][d], k[batch][n_k][h_kv][d], v[batch][n_k][h_kv][d_v],
+ * out[batch][n_q][h_q][d_v], each addressed through its strides (in elements)
+ * for (batch, token, head); the last dimension is contiguous. Memory between
+ * strides is not the kernel's to read (posverify fills it with NaN).
+ *
+ * Query i of batch item b sits at position p = q_start[b] + i, key j at
+ * position j (0 <= j < n_k). Key j is visible to that query when
+ *   j < k_len[b]                              (padding: later keys are not read)
+ *   and, if causal, j <= p
+ *   and j >= p - window_left  (if window_left >= 0)
+ *   and j <= p + window_right (if window_right >= 0).
+ * Top-left causal alignment is q_start = 0, bottom-right (FlashAttention >= 2.1,
+ * vLLM) q_start = n_k - n_q, decoding against a cache of L keys q_start = L.
+ * Query head h reads KV head floor(h * h_kv / h_q) (h_q a multiple of h_kv).
+ *
+ * The logit of a visible key: x = scale * (q . k_j) (scale 0: 1/sqrt(d)),
+ * then softcap c > 0: s = c tanh(x / c) (else s = x), then ALiBi:
+ * s += alibi[h] * (j - p). Weights p_j = exp(s_j) / Z with
+ * Z = sum over visible keys of exp(s_j), plus exp(sink[h]) when sinks are
+ * given (a sink adds to the denominator only). Invisible keys have weight 0.
+ * out = sum_j p_j v_j; lse (when not NULL) = ln Z, natural log, one per
+ * (b, h, i), dense [batch][h_q][n_q], in double.
+ *
+ * A row with no visible key and no sink is empty: its output is the declared
+ * empty-row convention (attend_empty_rows), its lse -infinity. */
+enum pv_attend_capability {
+  PV_ATTEND_CAUSAL = 1u << 0,   /* causal != 0 */
+  PV_ATTEND_WINDOW = 1u << 1,   /* window_left or window_right >= 0 */
+  PV_ATTEND_PADDING = 1u << 2,  /* some k_len[b] < n_k */
+  PV_ATTEND_GQA = 1u << 3,      /* h_kv < h_q */
+  PV_ATTEND_SOFTCAP = 1u << 4,  /* softcap > 0 */
+  PV_ATTEND_SINKS = 1u << 5,    /* sink != NULL */
+  PV_ATTEND_ALIBI = 1u << 6,    /* alibi != NULL */
+  PV_ATTEND_LSE = 1u << 7       /* lse != NULL */
+};
+/* What an empty row holds: 0 undeclared (posverify never sends a call with an
+ * empty row), zeros, NaN, or the mean of the valid values V[b][0..k_len-1]
+ * (what an additive finfo.min mask gives). */
+typedef enum pv_empty_rows {
+  PV_EMPTY_UNDECLARED = 0,
+  PV_EMPTY_ZEROS = 1,
+  PV_EMPTY_NAN = 2,
+  PV_EMPTY_MEAN = 3
+} pv_empty_rows;
+typedef struct pv_attention_problem {
+  int64_t batch, h_q, h_kv, n_q, n_k, d, d_v;
+  int64_t q_stride[3];    /* elements between batch items, tokens, heads of q */
+  int64_t k_stride[3];
+  int64_t v_stride[3];
+  int64_t out_stride[3];
+  const int64_t *q_start; /* [batch]: the position of query 0 */
+  const int64_t *k_len;   /* [batch]: the valid keys, 0..k_len[b]-1 (n_k: no padding) */
+  int32_t causal;         /* 1: key j visible only when j <= p */
+  int32_t reserved;       /* 0 */
+  int64_t window_left;    /* inclusive; negative: unbounded */
+  int64_t window_right;   /* inclusive; negative: unbounded */
+  double scale;           /* 0: 1/sqrt(d) */
+  double softcap;         /* c > 0: s -> c tanh(s/c) after the scale; 0: off */
+  const double *sink;     /* [h_q] sink logits, or NULL */
+  const double *alibi;    /* [h_q] ALiBi slopes, or NULL */
+} pv_attention_problem;
+
+/* 1 when key j is visible to query i of batch item b (the rule above). */
+static inline int pv_attend_visible(const pv_attention_problem *p, int64_t b, int64_t i, int64_t j) {
+  const int64_t pos = p->q_start[b] + i;
+  if (j < 0 || j >= p->k_len[b] || j >= p->n_k) return 0;
+  if (p->causal && j > pos) return 0;
+  if (p->window_left >= 0 && j < pos - p->window_left) return 0;
+  if (p->window_right >= 0 && j > pos + p->window_right) return 0;
+  return 1;
+}
+
 typedef struct pv_impl {
   uint32_t abi_version;
   const char *name;
@@ -85,6 +164,14 @@ typedef struct pv_impl {
    * operation in float16); NULL or "" for float32 itself. posverify check
    * --accuracy overrides it. */
   const char *accuracy;
+  /* version 4: attention over a problem description (above); lse NULL when
+   * not asked for. A call needing a capability not in attend_caps (a
+   * pv_attend_capability bit), or with an empty row while attend_empty_rows
+   * is PV_EMPTY_UNDECLARED, is never made: the case is "unsupported". */
+  int (*attend)(pv_dtype t, const pv_attention_problem *p, const void *q, const void *k, const void *v,
+                void *out, double *lse);
+  uint32_t attend_caps;        /* pv_attend_capability bits */
+  uint32_t attend_empty_rows;  /* a pv_empty_rows */
 } pv_impl;
 const pv_impl *posverify_impl(void);   /* the one exported symbol */
 

@@ -51,7 +51,7 @@ static inline void hostile_fork_sleeper(void) {
   }
 
 #define HOSTILE_PLUGIN(name)                                                         \
-  static const pv_impl hostile_impl = {PV_ABI_VERSION, name, hostile_attention, NULL, NULL, NULL}; \
+  static const pv_impl hostile_impl = {PV_ABI_VERSION, name, hostile_attention, NULL, NULL, NULL, NULL, 0, 0}; \
   const pv_impl *posverify_impl(void) { return &hostile_impl; }
 
 #endif

@@ -58,5 +58,5 @@ static int attention(pv_dtype t, const void *qp, const void *kp, const void *vp,
 #undef LD
 }
 
-static const pv_impl impl = {PV_ABI_VERSION, PV_PANEL_NAME, attention, NULL, NULL, "float16-accumulation"};
+static const pv_impl impl = {PV_ABI_VERSION, PV_PANEL_NAME, attention, NULL, NULL, "float16-accumulation", NULL, 0, 0};
 const pv_impl *posverify_impl(void) { return &impl; }

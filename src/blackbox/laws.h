@@ -1,7 +1,7 @@
 // The black-box laws of each operation of the plugin interface, run on the
 // library of a run (check_run.h): attention (attention_laws.cpp), RoPE
-// (rope_laws.cpp, with its position sweep and diagnoses) and the sinusoid
-// (sinusoid_laws.cpp). attention.shapes is shapes.h.
+// (rope_laws.cpp, with its position sweep and diagnoses), the sinusoid
+// (sinusoid_laws.cpp) and attend, attention as models ship it (attend_laws.cpp). attention.shapes is shapes.h.
 //
 // Each file registers its laws as a group of its operation (law_group_registrar
 // at its end); the run (run.cpp) walks the groups of the operations the
@@ -35,5 +35,6 @@ struct law_group_registrar {
 std::vector<law_result> attention_laws(const check_run& cx);
 std::vector<law_result> rope_laws(const check_run& cx, json& sweep, json& diagnosis);
 std::vector<law_result> sinusoid_laws(const check_run& cx);
+std::vector<law_result> attend_laws(const check_run& cx);
 
 }  // namespace pv::blackbox

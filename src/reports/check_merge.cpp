@@ -32,8 +32,14 @@ std::string markdown_of_json(const json& j) {
   run_output o;
   o.lib.name = text(impl, "name");
   o.lib.given = text(impl, "path");
-  for (std::size_t k = 0; k < sandbox::operations().size(); ++k)  // one key per operation
-    if (need(impl, sandbox::operations()[k].name).as_bool()) o.lib.provides |= 1u << k;
+  for (std::size_t k = 0; k < sandbox::operations().size(); ++k) {  // one key per operation
+    const sandbox::operation& row = sandbox::operations()[k];
+    // a report written before ABI version 4 has no key for attend: not provided
+    const json* has = row.since >= 4 ? impl.find(row.name) : &need(impl, row.name);
+    if (has && has->as_bool()) o.lib.provides |= 1u << k;
+  }
+  if (const json* c = impl.find("attend_caps")) o.lib.attend_caps = std::uint32_t(c->as_integer());
+  if (const json* e = impl.find("attend_empty_rows")) o.lib.attend_empty_rows = std::uint32_t(e->as_integer());
   need(j, "laws");
   o.laws = fields::read_list(j, "laws", law_fields(), "the merged check report");
   o.sweep = need(j, "sweep");

@@ -45,6 +45,10 @@ json report_json(const check_run& cx, const run_output& o, const json& regressio
   impl.set("abi_version", json::integer(o.lib.abi_version));
   for (std::size_t k = 0; k < sandbox::operations().size(); ++k)  // what it provides, one key per operation
     impl.set(sandbox::operations()[k].name, json::boolean(o.lib.has(sandbox::op(k))));
+  if (o.lib.has(sandbox::op::attend)) {  // what it declares for attend (ABI version 4)
+    impl.set("attend_caps", json::integer(o.lib.attend_caps));
+    impl.set("attend_empty_rows", json::integer(o.lib.attend_empty_rows));
+  }
   j.set("implementation", impl);
   json opt = json::object();
   opt.set("cases", json::integer(cx.cases));
@@ -128,6 +132,15 @@ std::string report_md(const check_run& cx, const run_output& o, const json& regr
   for (std::size_t k = 0; k < sandbox::operations().size(); ++k)
     md += std::string(k ? " · " : " ") + sandbox::operations()[k].name + " " +
           (o.lib.has(sandbox::op(k)) ? "yes" : "no (laws not run)");
+  if (o.lib.has(sandbox::op::attend)) {
+    static const char* const caps[] = {"causal", "window", "padding", "GQA", "softcap", "sinks", "ALiBi", "LSE"};
+    static const char* const empty[] = {"undeclared (never sent)", "zeros", "NaN", "the mean of V"};
+    std::string c;
+    for (unsigned b = 0; b < 8; ++b)
+      if (o.lib.attend_caps >> b & 1) c += (c.empty() ? "" : ", ") + std::string(caps[b]);
+    md += " (attend declares " + (c.empty() ? std::string("no capability") : c) + "; empty rows: " +
+          empty[o.lib.attend_empty_rows <= 3 ? o.lib.attend_empty_rows : 0] + ")";
+  }
   md += "\n\n";
   std::map<std::string, int> count;
   for (const auto& r : o.laws) count[to_string(r.verdict)]++;

@@ -57,15 +57,18 @@ std::int64_t call::dim(std::string_view name) const {
 
 std::size_t call::bytes(const buffer& b) const {
   if (b.type == elem::config) return b.bytes;
-  const std::size_t es = b.type == elem::f64 ? 8 : elem_size(t);
+  const std::size_t es = b.type == elem::f64 || b.type == elem::i64 ? 8 : elem_size(t);
+  if (b.elements) return b.elements(*this) * es;
   std::int64_t n = 1;
   for (const char* d : b.shape) n *= dim(d);
   return std::size_t(n) * es;
 }
 
 std::size_t call::out_bytes() const {
-  const operation& r = row();
-  return bytes(r.buffers[r.output()]);
+  std::size_t n = 0;
+  for (const buffer& b : row().buffers)
+    if (b.use == role::out) n += bytes(b);
+  return n + (row().buffers[row().output()].use == role::inout ? bytes(row().buffers[row().output()]) : 0);
 }
 
 double call::work() const { return row().work(*this); }

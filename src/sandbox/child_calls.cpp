@@ -81,6 +81,13 @@ struct callee {
   std::uint32_t provides = 0;  ///< bit k: operation k
 };
 
+/// The capabilities a library declares for row `o` (none before the row's version).
+std::uint32_t declared(const callee& f, const operation& o) {
+  if (!o.declares) return 0;
+  if (f.server || !f.impl || f.abi < o.since) return 0;
+  return o.declares(*f.impl);
+}
+
 /// Calls c through its row with guarded buffers and judges what came back:
 /// h's return code, status and detail; the output bytes on success.
 std::vector<unsigned char> call_guarded(const callee& f, const call& c, wire_header& h, std::uint64_t memory_limit) {
@@ -90,13 +97,14 @@ std::vector<unsigned char> call_guarded(const callee& f, const call& c, wire_hea
   inv.t = c.t;
   inv.c = &c;
   for (std::size_t k = 0; k < row.buffers.size(); ++k) {
-    if (row.buffers[k].use == role::out) g.push_back(std::make_unique<guarded>(nullptr, c.out_bytes(), 0xFF));
+    if (row.buffers[k].use == role::out) g.push_back(std::make_unique<guarded>(nullptr, c.bytes(row.buffers[k]), 0xFF));
     else g.push_back(std::make_unique<guarded>(c.input(k).data(), c.input(k).size(), 0));
     inv.buf.push_back(g.back()->data());
   }
   const bool provided = f.provides >> unsigned(c.kind) & 1;
   // a plugin of an earlier ABI cannot know what this call needs: unsupported, never called
-  const bool declined = !provided || (row.needs && f.abi < row.needs(c));
+  const bool declined = !provided || (row.needs && f.abi < row.needs(c)) ||
+                        (row.demands && (row.demands(c) & ~declared(f, row)) != 0);
   errno = 0;
   h.rc = declined ? 1 : f.server ? server_invoke(row, inv) : row.invoke(*f.impl, inv);
   const int call_errno = errno;
@@ -126,8 +134,13 @@ std::vector<unsigned char> call_guarded(const callee& f, const call& c, wire_hea
                                  size_text(memory_limit) + ", --memory-limit)"
                            : std::string()));
   }
-  const guarded& o = *g[row.output()];
-  return std::vector<unsigned char>(o.base + kGuard, o.base + kGuard + o.n);
+  // the outputs, in the row's order, one after the other
+  std::vector<unsigned char> out;
+  for (std::size_t k = row.output(); k < row.buffers.size(); ++k) {
+    const guarded& o = *g[k];
+    out.insert(out.end(), o.base + kGuard, o.base + kGuard + o.n);
+  }
+  return out;
 }
 
 }  // namespace

@@ -77,6 +77,10 @@ impl_info probe_library(const std::string& given, const runner_options& o) {
       const std::uint32_t bits = provided_by(*impl);
       for (std::size_t k = 0; k < operations().size(); ++k) msg += (bits >> k & 1) ? '1' : '0';
       msg += ' ';
+      // version 4: attend's capabilities and empty-row convention ("0:0" before)
+      const bool v4 = impl->abi_version >= 4;
+      msg += std::to_string(v4 ? impl->attend_caps : 0u) + ":" + std::to_string(v4 ? impl->attend_empty_rows : 0u);
+      msg += ' ';
       // version 2 only: a version-1 pv_impl ends before `accuracy`
       const char* acc = impl->abi_version >= 2 && impl->accuracy ? impl->accuracy : "";
       // the accuracy ends at the next space: one inside it is sent as "\x20",
@@ -114,15 +118,19 @@ impl_info probe_library(const std::string& given, const runner_options& o) {
   impl_info info;
   info.path = path;
   info.given = given;
-  // "I<abi> <one 0/1 per operation> <accuracy> <name>"
-  const std::size_t sp = msg.find(' '), nb = operations().size(), acc = sp + nb + 2;
-  if (sp == std::string::npos || msg.size() < acc)
+  // "I<abi> <one 0/1 per operation> <attend caps>:<empty rows> <accuracy> <name>"
+  const std::size_t sp = msg.find(' '), nb = operations().size(), caps = sp + nb + 2;
+  const std::size_t colon = caps <= msg.size() ? msg.find(':', caps) : std::string::npos;
+  const std::size_t acc = colon == std::string::npos ? std::string::npos : msg.find(' ', colon);
+  if (sp == std::string::npos || acc == std::string::npos)
     throw load_error(where + "its answer is garbled: \"" + text::visible(msg) + "\"");
+  info.attend_caps = static_cast<std::uint32_t>(std::strtoul(msg.substr(caps, colon - caps).c_str(), nullptr, 10));
+  info.attend_empty_rows = static_cast<std::uint32_t>(std::strtoul(msg.substr(colon + 1, acc - colon - 1).c_str(), nullptr, 10));
   info.abi_version = static_cast<std::uint32_t>(std::strtoul(msg.substr(1, sp - 1).c_str(), nullptr, 10));
   for (std::size_t k = 0; k < nb; ++k)
     if (msg[sp + 1 + k] == '1') info.provides |= 1u << k;
-  const std::size_t sp2 = msg.find(' ', acc);
-  info.accuracy = msg.substr(acc, sp2 - acc);
+  const std::size_t sp2 = msg.find(' ', acc + 1);
+  info.accuracy = msg.substr(acc + 1, sp2 - acc - 1);
   // the name reaches the terminal, Markdown and JSON: one visible line
   info.name = sp2 != std::string::npos ? text::visible(msg.substr(sp2 + 1)) : "";
   if (info.abi_version < 1 || info.abi_version > PV_ABI_VERSION)
@@ -130,6 +138,10 @@ impl_info probe_library(const std::string& given, const runner_options& o) {
                      std::to_string(info.abi_version) + ", posverify speaks versions 1 to " +
                      std::to_string(PV_ABI_VERSION) + " (rebuild it against posverify/impl.h)");
   if (info.name.empty()) info.name = text::visible(path.substr(path.find_last_of('/') + 1));
+  if (info.attend_empty_rows > PV_EMPTY_MEAN)
+    throw load_error("cannot use '" + text::visible(path) + "': it declares empty-row convention " +
+                     std::to_string(info.attend_empty_rows) +
+                     " (attend_empty_rows: 0 undeclared, 1 zeros, 2 NaN, 3 mean of V)");
   for (const char* a : {"", "float32", "float16", "bfloat16", "float16-accumulation"})
     if (info.accuracy == a) return info;
   throw load_error("cannot use '" + text::visible(path) + "': it declares accuracy class '" + text::visible(info.accuracy) +

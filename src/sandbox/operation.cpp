@@ -41,7 +41,9 @@ const char* wire_name(wire w) {
   return "?";
 }
 
-const char* elem_name(elem e) { return e == elem::dtype ? "dtype" : e == elem::f64 ? "f64" : "config"; }
+const char* elem_name(elem e) {
+  return e == elem::dtype ? "dtype" : e == elem::f64 ? "f64" : e == elem::i64 ? "i64" : "config";
+}
 const char* role_name(role r) { return r == role::in ? "in" : r == role::inout ? "inout" : "out"; }
 
 }  // namespace

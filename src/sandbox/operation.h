@@ -55,10 +55,12 @@ struct field {
   const char* names = nullptr;
 };
 
-/// What a buffer holds: values of the call's dtype, float64 (positions), or
-/// the bytes of a C configuration struct.
-enum class elem : std::uint8_t { dtype, f64, config };
-/// in: read only; inout: rotated in place (it is the output); out: written.
+/// What a buffer holds: values of the call's dtype, float64 (positions),
+/// int64 (per-item positions and lengths), or the bytes of a C configuration
+/// struct.
+enum class elem : std::uint8_t { dtype, f64, config, i64 };
+/// in: read only; inout: rotated in place (it is the output); out: written
+/// (an operation may have several outputs, after its inputs: out, lse).
 enum class role : std::uint8_t { in, inout, out };
 
 struct buffer {
@@ -70,6 +72,9 @@ struct buffer {
   std::vector<const char*> shape{};
   std::size_t bytes = 0;              ///< config: the size of the struct
   const char* python_class = nullptr; ///< config: the class of package posverify its fields fill (RopeConfig)
+  /// Its length in elements when its layout is strided (the shape then
+  /// names its logical dimensions only): the span its strides reach.
+  std::size_t (*elements)(const call&) = nullptr;
 };
 
 /// The guarded buffers of a call, as its C function receives them.
@@ -98,8 +103,19 @@ struct operation {
   /// The ABI version a call needs (1 when null): a plugin declaring less is
   /// never called with it, the call is "unsupported".
   std::uint32_t (*needs)(const call&) = nullptr;
+  /// Capabilities: the bits a call needs (null: none) and the bits a plugin
+  /// of the row's version declares for it (pv_impl.attend_caps); a call
+  /// needing a bit the plugin does not declare is never made, the call is
+  /// "unsupported" (a kernel's declines depend only on what it declares).
+  std::uint32_t (*demands)(const call&) = nullptr;
+  std::uint32_t (*declares)(const pv_impl&) = nullptr;
+  /// The sandbox flags a non-finite output as a finding (false: the laws
+  /// judge every entry themselves, a declared NaN convention included).
+  bool checks_finite = true;
+  /// The pipe protocol (version 1) carries it (docs/protocol.md).
+  bool piped = true;
 
-  /// The index of the buffer written (role out or inout).
+  /// The index of the (first) buffer written (role out or inout).
   std::size_t output() const;
   /// The bytes a request header takes on the pipe, the type and dtype bytes
   /// included (docs/protocol.md).

@@ -14,11 +14,63 @@
 #include "sandbox/operation.h"
 
 #include <cstddef>
+#include <cstring>
+#include <algorithm>
 #include <vector>
 
 namespace pv::sandbox {
 
-enum class op : std::uint8_t { attention, rope, sinusoid };
+enum class op : std::uint8_t { attention, rope, sinusoid, attend };
+
+namespace attend_row {
+
+/// The problem description of an attend call (its configuration buffer; the
+/// pointer members are null there and set by invoke to the call's buffers).
+inline pv_attention_problem problem_of(const call& c) {
+  pv_attention_problem p{};
+  std::memcpy(&p, c.input(0).data(), std::min(sizeof p, c.input(0).size()));
+  return p;
+}
+
+/// The elements a strided tensor spans: 1 + sum over (batch, token, head) of
+/// (count - 1) stride, + the contiguous last dimension - 1; 0 when empty.
+inline std::size_t span(const std::int64_t* stride, std::int64_t batch, std::int64_t tokens, std::int64_t heads,
+                        std::int64_t last) {
+  if (batch <= 0 || tokens <= 0 || heads <= 0 || last <= 0) return 0;
+  return std::size_t((batch - 1) * stride[0] + (tokens - 1) * stride[1] + (heads - 1) * stride[2] + last);
+}
+
+/// The capabilities a call needs (pv_attend_capability bits), and bit 31
+/// when some row is empty (the plugin must declare an empty-row convention).
+inline constexpr std::uint32_t kEmptyRows = 1u << 31;
+inline std::uint32_t demands(const call& c) {
+  pv_attention_problem p = problem_of(c);
+  const auto* qs = reinterpret_cast<const std::int64_t*>(c.input(4).data());
+  const auto* kl = reinterpret_cast<const std::int64_t*>(c.input(5).data());
+  std::vector<std::int64_t> qv(qs, qs + p.batch), kv(kl, kl + p.batch);
+  p.q_start = qv.data();
+  p.k_len = kv.data();
+  std::uint32_t bits = 0;
+  if (p.causal) bits |= PV_ATTEND_CAUSAL;
+  if (p.window_left >= 0 || p.window_right >= 0) bits |= PV_ATTEND_WINDOW;
+  for (std::int64_t b = 0; b < p.batch; ++b)
+    if (kv[std::size_t(b)] < p.n_k) bits |= PV_ATTEND_PADDING;
+  if (p.h_kv != p.h_q) bits |= PV_ATTEND_GQA;
+  if (p.softcap != 0) bits |= PV_ATTEND_SOFTCAP;
+  if (c.dim("n_sink")) bits |= PV_ATTEND_SINKS;
+  if (c.dim("n_alibi")) bits |= PV_ATTEND_ALIBI;
+  if (c.dim("n_lse")) bits |= PV_ATTEND_LSE;
+  if (!c.dim("n_sink"))
+    for (std::int64_t b = 0; b < p.batch && !(bits & kEmptyRows); ++b)
+      for (std::int64_t i = 0; i < p.n_q && !(bits & kEmptyRows); ++i) {
+        bool any = false;
+        for (std::int64_t j = 0; j < p.n_k && !any; ++j) any = pv_attend_visible(&p, b, i, j);
+        if (!any) bits |= kEmptyRows;
+      }
+  return bits;
+}
+
+}  // namespace attend_row
 
 inline const std::vector<operation>& operations() {
   static const std::vector<operation> rows = {
@@ -81,6 +133,71 @@ inline const std::vector<operation>& operations() {
             return f.sinusoid(a.t, a.i(1), a.f(2), a.p<const double>(0), a.i(0), a.p(1));
           },
           .work = [](const call& c) { return double(c.dim("n")) * double(c.dim("d")); },
+      },
+      {
+          // version 4: attention over a problem description (pv_attention_problem):
+          // batch x heads with strides, GQA, causal/window masks, padding,
+          // scale, softcap, sinks, ALiBi, LSE. Not carried by pipe protocol 1.
+          .name = "attend",
+          .since = 4,
+          .fields = {{.name = "n_sink"},
+                     {.name = "n_alibi"},
+                     {.name = "n_lse"},
+#define PV_ATTEND_FIELD(m, w) {.name = #m, .type = wire::w, .config = 0, .offset = offsetof(pv_attention_problem, m)}
+                     PV_ATTEND_FIELD(batch, i64), PV_ATTEND_FIELD(h_q, i64), PV_ATTEND_FIELD(h_kv, i64),
+                     PV_ATTEND_FIELD(n_q, i64), PV_ATTEND_FIELD(n_k, i64), PV_ATTEND_FIELD(d, i64),
+                     PV_ATTEND_FIELD(d_v, i64),
+                     {.name = "q_stride", .config = 0, .offset = offsetof(pv_attention_problem, q_stride), .count = 3},
+                     {.name = "k_stride", .config = 0, .offset = offsetof(pv_attention_problem, k_stride), .count = 3},
+                     {.name = "v_stride", .config = 0, .offset = offsetof(pv_attention_problem, v_stride), .count = 3},
+                     {.name = "out_stride", .config = 0, .offset = offsetof(pv_attention_problem, out_stride), .count = 3},
+                     PV_ATTEND_FIELD(causal, i32), PV_ATTEND_FIELD(window_left, i64),
+                     PV_ATTEND_FIELD(window_right, i64), PV_ATTEND_FIELD(scale, f64), PV_ATTEND_FIELD(softcap, f64)},
+#undef PV_ATTEND_FIELD
+          .buffers = {{.name = "problem", .type = elem::config, .bytes = sizeof(pv_attention_problem),
+                       .python_class = "AttentionProblem"},
+                      {.name = "q", .shape = {"batch", "n_q", "h_q", "d"}, .elements = [](const call& c) {
+                         const auto p = attend_row::problem_of(c);
+                         return attend_row::span(p.q_stride, p.batch, p.n_q, p.h_q, p.d);
+                       }},
+                      {.name = "k", .shape = {"batch", "n_k", "h_kv", "d"}, .elements = [](const call& c) {
+                         const auto p = attend_row::problem_of(c);
+                         return attend_row::span(p.k_stride, p.batch, p.n_k, p.h_kv, p.d);
+                       }},
+                      {.name = "v", .shape = {"batch", "n_k", "h_kv", "d_v"}, .elements = [](const call& c) {
+                         const auto p = attend_row::problem_of(c);
+                         return attend_row::span(p.v_stride, p.batch, p.n_k, p.h_kv, p.d_v);
+                       }},
+                      {.name = "q_start", .type = elem::i64, .shape = {"batch"}},
+                      {.name = "k_len", .type = elem::i64, .shape = {"batch"}},
+                      {.name = "sink", .type = elem::f64, .shape = {"n_sink"}},
+                      {.name = "alibi", .type = elem::f64, .shape = {"n_alibi"}},
+                      {.name = "out", .use = role::out, .shape = {"batch", "n_q", "h_q", "d_v"},
+                       .elements = [](const call& c) {
+                         const auto p = attend_row::problem_of(c);
+                         return attend_row::span(p.out_stride, p.batch, p.n_q, p.h_q, p.d_v);
+                       }},
+                      {.name = "lse", .type = elem::f64, .use = role::out, .shape = {"n_lse"}}},
+          .python = {"q", "k", "v", "problem"},
+          .provided = [](const pv_impl& f) { return f.attend != nullptr; },
+          .invoke = [](const pv_impl& f, const invocation& a) {
+            pv_attention_problem p = attend_row::problem_of(*a.c);
+            p.q_start = a.p<const std::int64_t>(4);
+            p.k_len = a.p<const std::int64_t>(5);
+            p.sink = a.i(0) ? a.p<const double>(6) : nullptr;
+            p.alibi = a.i(1) ? a.p<const double>(7) : nullptr;
+            return f.attend(a.t, &p, a.p(1), a.p(2), a.p(3), a.p(8), a.i(2) ? a.p<double>(9) : nullptr);
+          },
+          .work = [](const call& c) {
+            return double(c.dim("batch")) * double(c.dim("h_q")) * double(c.dim("n_q")) * double(c.dim("n_k")) *
+                   double(c.dim("d") + c.dim("d_v"));
+          },
+          .demands = attend_row::demands,
+          .declares = [](const pv_impl& f) {
+            return f.attend_caps | (f.attend_empty_rows ? attend_row::kEmptyRows : 0u);
+          },
+          .checks_finite = false,
+          .piped = false,
       },
   };
   return rows;

@@ -369,7 +369,10 @@ impl_info probe_process(const std::string& spec, const runner_options& o) {
   if (info.name.empty()) info.name = text::visible(spec.substr(spec.find(':') + 1));
   info.abi_version = PV_ABI_VERSION;
   info.accuracy = s.accuracy;
-  info.provides = s.provides & ((1u << operations().size()) - 1);
+  // the operations protocol version 1 carries (attend does not yet)
+  std::uint32_t piped = 0;
+  for (std::size_t k = 0; k < operations().size(); ++k) piped |= std::uint32_t(operations()[k].piped) << k;
+  info.provides = s.provides & piped;
   for (const char* acc : {"", "float32", "float16", "bfloat16", "float16-accumulation"})
     if (info.accuracy == acc) return info;
   throw load_error("cannot use '" + shown + "': it declares accuracy class '" + text::visible(info.accuracy) +

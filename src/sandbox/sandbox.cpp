@@ -26,6 +26,7 @@ long call_timeout_ms(const call& c, const runner_options& o) {
 namespace {
 
 void check_finite(const call& c, result& r) {
+  if (!c.row().checks_finite) return;  // the laws judge every entry (a declared NaN convention)
   const std::size_t n = r.out.size() / elem_size(c.t);
   const buffer& ob = c.row().buffers[c.row().output()];
   const std::int64_t cols = ob.shape.size() >= 2 ? c.dim(ob.shape.back()) : 1;

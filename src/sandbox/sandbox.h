@@ -53,6 +53,8 @@ struct impl_info {
   std::uint32_t abi_version = 0;
   std::string accuracy;  ///< declared by a version-2 plugin ("" for none)
   std::uint32_t provides = 0;  ///< bit k: operation k (operations.h) is provided
+  std::uint32_t attend_caps = 0;        ///< version 4: pv_attend_capability bits
+  std::uint32_t attend_empty_rows = 0;  ///< version 4: a pv_empty_rows
   bool has(op o) const { return provides >> unsigned(o) & 1; }
 };
 

@@ -333,7 +333,9 @@ TEST(CheckMutation, EveryMutantIsCaught) {
         "attention.convex_hull", "attention.score_shift", "rope.reference", "rope.identity_at_zero",
         "rope.norm_preservation", "rope.shift_invariance", "rope.composition", "rope.attention_translation_invariance",
         "flux.text_identity", "flux.per_axis_shift", "flux.same_row_col",
-        "flux.nonsquare_grid", "sinusoid.reference", "sinusoid.linear_shift", "attention.shapes"})
+        "flux.nonsquare_grid", "sinusoid.reference", "sinusoid.linear_shift", "attention.shapes",
+        "attend.reference", "attend.support", "attend.gqa_repeat", "attend.causal_prefix", "attend.decode_rows",
+        "attend.padding"})
     EXPECT_TRUE(all_failed.count(law)) << law << " caught no mutant";
   // and on numbers, not only through the sandbox
   const std::pair<const char*, const char*> numeric[] = {
@@ -350,7 +352,14 @@ TEST(CheckMutation, EveryMutantIsCaught) {
       {"size_drop_past_tile", "attention.shapes"},
       {"size_partial_tile", "attention.shapes"},
       {"size_no_rescale", "attention.shapes"},
-      {"size_split_weights", "attention.shapes"}};
+      {"size_split_weights", "attention.shapes"},
+      {"attend_causal_top_left", "attend.decode_rows"},
+      {"attend_window_plus_one", "attend.support"},
+      {"attend_gqa_tile", "attend.gqa_repeat"},
+      {"attend_softcap_ignored", "attend.reference"},
+      {"attend_sinks_dropped", "attend.reference"},
+      {"attend_reads_padding", "attend.padding"},
+      {"attend_empty_rows_nan", "attend.reference"}};
   for (const auto& [m, law] : numeric) EXPECT_TRUE(failed_laws[m].count(law)) << m << " should fail " << law;
 }
 
@@ -368,7 +377,7 @@ TEST(CheckCli, LoadErrorsExit2NamingTheCause) {
   const std::string dir = out_dir("load-errors");
   auto a = run("check --impl " + std::string(POSVERIFY_BAD_WRONG_ABI) + " --out " + dir);
   EXPECT_EQ(a.code, 2) << a.out;
-  EXPECT_NE(a.out.find("declares ABI version 4, posverify speaks versions 1 to 3"), std::string::npos) << a.out;
+  EXPECT_NE(a.out.find("declares ABI version 5, posverify speaks versions 1 to 4"), std::string::npos) << a.out;
   auto b = run("check --impl " + std::string(POSVERIFY_BAD_NO_SYMBOL) + " --out " + dir);
   EXPECT_EQ(b.code, 2) << b.out;
   EXPECT_NE(b.out.find("missing symbol posverify_impl"), std::string::npos) << b.out;

@@ -49,7 +49,7 @@ std::string raw(const std::vector<unsigned char>& b) { return std::string(b.begi
 
 TEST(Operations, EveryRowIsWellFormed) {
   const auto& rows = operations();
-  ASSERT_EQ(rows.size(), 3u);
+  ASSERT_EQ(rows.size(), 4u);
   std::set<std::string> names;
   for (std::size_t k = 0; k < rows.size(); ++k) {
     const operation& o = rows[k];
@@ -71,16 +71,20 @@ TEST(Operations, EveryRowIsWellFormed) {
       const buffer& buf = o.buffers[b];
       EXPECT_TRUE(seen.insert(buf.name).second) << buf.name;
       if (buf.use != role::in) ++outputs;
-      // the output the sandbox allocates comes last (call::in holds the others, in order)
+      // the outputs the sandbox allocates come last (call::in holds the others, in order)
       if (buf.use == role::out) {
-        EXPECT_EQ(b + 1, o.buffers.size());
+        for (std::size_t a = b; a < o.buffers.size(); ++a) EXPECT_EQ(o.buffers[a].use, role::out) << o.buffers[a].name;
       }
       for (const char* d : buf.shape)
         if (d) {
           EXPECT_TRUE(seen.count(d)) << buf.name << " has a dimension " << d << " that is no field before it";
         }
     }
-    EXPECT_EQ(outputs, 1u);
+    EXPECT_GE(outputs, 1u);
+    EXPECT_EQ(outputs > 1, o.name == std::string("attend")) << "only attend has a second output (lse)";
+    EXPECT_EQ(o.output(), o.buffers.size() - outputs) << "the first output follows the inputs";
+    // a row with capabilities says both what a call needs and what a plugin declares
+    EXPECT_EQ(o.demands == nullptr, o.declares == nullptr);
     for (const char* a : o.python) EXPECT_TRUE(seen.count(a) || std::string(a) == "dtype") << a;
   }
 }
@@ -182,6 +186,103 @@ TEST(Operations, WhatAPluginProvidesIsReadFromItsMembers) {
   EXPECT_EQ(provided_by(f), 0u) << "no member exists below its row's version";
 }
 
+// attend (version 4): the problem travels as a configuration buffer, the
+// tensors are strided, the per-item positions and lengths are int64 buffers,
+// the outputs are out then lse.
+pv_attention_problem dense_problem(std::int64_t batch, std::int64_t h_q, std::int64_t h_kv, std::int64_t n_q,
+                                   std::int64_t n_k, std::int64_t d, std::int64_t d_v) {
+  pv_attention_problem p{};
+  p.batch = batch;
+  p.h_q = h_q;
+  p.h_kv = h_kv;
+  p.n_q = n_q;
+  p.n_k = n_k;
+  p.d = d;
+  p.d_v = d_v;
+  auto dense = [](std::int64_t* s, std::int64_t tokens, std::int64_t heads, std::int64_t last) {
+    s[2] = last;
+    s[1] = heads * last;
+    s[0] = tokens * heads * last;
+  };
+  dense(p.q_stride, n_q, h_q, d);
+  dense(p.k_stride, n_k, h_kv, d);
+  dense(p.v_stride, n_k, h_kv, d_v);
+  dense(p.out_stride, n_q, h_q, d_v);
+  p.window_left = p.window_right = -1;
+  return p;
+}
+
+std::vector<unsigned char> int64s(std::vector<std::int64_t> v) {
+  std::vector<unsigned char> b(v.size() * 8);
+  std::memcpy(b.data(), v.data(), b.size());
+  return b;
+}
+
+call attend_call(const pv_attention_problem& p, std::vector<std::int64_t> q_start, std::vector<std::int64_t> k_len,
+                 std::int64_t n_sink = 0, std::int64_t n_lse = 0) {
+  const std::size_t nq = std::size_t(p.batch * p.n_q * p.h_q * p.d), nk = std::size_t(p.batch * p.n_k * p.h_kv * p.d),
+                    nv = std::size_t(p.batch * p.n_k * p.h_kv * p.d_v);
+  return call(op::attend, PV_F32, {n_sink, 0, n_lse},
+              {bytes_of_struct(p), std::vector<unsigned char>(nq * 4), std::vector<unsigned char>(nk * 4),
+               std::vector<unsigned char>(nv * 4), int64s(q_start), int64s(k_len),
+               doubles(std::size_t(n_sink), 0.5), {}});
+}
+
+TEST(Operations, AttendRowDescribesTheProblem) {
+  const operation& o = operation_of(op::attend);
+  EXPECT_EQ(o.since, 4u);
+  EXPECT_FALSE(o.piped) << "pipe protocol 1 does not carry attend";
+  EXPECT_FALSE(o.checks_finite) << "a declared NaN convention is the laws' to judge";
+  auto p = dense_problem(2, 4, 2, 3, 5, 8, 6);
+  const call c = attend_call(p, {2, 2}, {5, 5});
+  EXPECT_EQ(c.dim("h_kv"), 2);
+  EXPECT_EQ(c.out_bytes(), std::size_t(2 * 3 * 4 * 6) * 4) << "no lse asked for";
+  EXPECT_EQ(c.work(), 2.0 * 4 * 3 * 5 * (8 + 6));
+  EXPECT_EQ(o.demands(c), std::uint32_t(PV_ATTEND_GQA)) << "4 query heads on 2 KV heads";
+  // strided: the buffer spans what its strides reach, gaps included
+  p.q_stride[2] = 10;  // heads 10 apart, d = 8 contiguous
+  p.q_stride[1] = 45;
+  p.q_stride[0] = 200;
+  const call s = attend_call(p, {0, 0}, {5, 5}, 4, 2 * 4 * 3);
+  EXPECT_EQ(s.bytes(o.buffers[1]), std::size_t(1 * 200 + 2 * 45 + 3 * 10 + 8) * 4);
+  EXPECT_EQ(s.out_bytes(), std::size_t(2 * 3 * 4 * 6) * 4 + std::size_t(2 * 4 * 3) * 8) << "out, then lse in double";
+  EXPECT_EQ(o.demands(s), std::uint32_t(PV_ATTEND_GQA | PV_ATTEND_SINKS | PV_ATTEND_LSE));
+  // masks, padding, softcap; an empty row needs a declared convention
+  p = dense_problem(1, 2, 2, 3, 4, 2, 2);
+  p.causal = 1;
+  p.softcap = 30;
+  EXPECT_EQ(o.demands(attend_call(p, {1}, {3})), std::uint32_t(PV_ATTEND_CAUSAL | PV_ATTEND_PADDING | PV_ATTEND_SOFTCAP));
+  EXPECT_EQ(o.demands(attend_call(p, {-1}, {4})), std::uint32_t(PV_ATTEND_CAUSAL | PV_ATTEND_SOFTCAP) | (1u << 31))
+      << "query 0 at position -1 sees no key";
+  EXPECT_EQ(o.demands(attend_call(p, {-1}, {4}, 2)), std::uint32_t(PV_ATTEND_CAUSAL | PV_ATTEND_SOFTCAP | PV_ATTEND_SINKS))
+      << "with a sink no row is empty";
+  p.causal = 0;
+  p.window_left = 0;
+  EXPECT_EQ(o.demands(attend_call(p, {0}, {4})), std::uint32_t(PV_ATTEND_WINDOW | PV_ATTEND_SOFTCAP));
+}
+
+int attend_fn(pv_dtype, const pv_attention_problem*, const void*, const void*, const void*, void*, double*) { return 0; }
+
+TEST(Operations, AttendIsReadOnlyFromVersion4AndItsCapabilitiesOnlyFromItsMembers) {
+  pv_impl f{};
+  f.abi_version = 3;
+  f.attention = attention_fn;
+  f.attend = attend_fn;  // what a version-3 plugin's memory may hold past its members
+  f.attend_caps = 0xFF;
+  EXPECT_EQ(provided_by(f), 0b0001u) << "a version-3 pv_impl is never read past accuracy";
+  f.abi_version = 4;
+  EXPECT_EQ(provided_by(f), 0b1001u);
+  const operation& o = operation_of(op::attend);
+  EXPECT_EQ(o.declares(f), 0xFFu) << "no empty-row convention declared";
+  f.attend_empty_rows = PV_EMPTY_ZEROS;
+  EXPECT_EQ(o.declares(f), 0xFFu | (1u << 31));
+  // a plugin rebuilt against version 4 with a positional initializer: the
+  // version says 4, the new members are zero, nothing is declared
+  const pv_impl rebuilt = {PV_ABI_VERSION, "rebuilt", attention_fn, nullptr, sinusoid_fn, nullptr, nullptr, 0, 0};
+  EXPECT_EQ(provided_by(rebuilt), 0b101u);
+  EXPECT_EQ(o.declares(rebuilt), 0u);
+}
+
 TEST(Operations, TheTableAsJsonNamesEveryRow) {
   const pv::json j = operations_json();
   ASSERT_EQ(j.size(), operations().size());
@@ -194,6 +295,9 @@ TEST(Operations, TheTableAsJsonNamesEveryRow) {
   }
   const pv::json& rope = j.items()[1].second;
   EXPECT_EQ(rope.find("buffers")->items()[0].second.find("class")->as_string(), "RopeConfig");
+  const pv::json& attend = j.items()[3].second;
+  EXPECT_EQ(attend.find("buffers")->items()[4].second.find("elem")->as_string(), "i64") << "q_start";
+  EXPECT_EQ(attend.find("buffers")->items()[9].second.find("role")->as_string(), "out") << "lse";
 }
 
 }  // namespace

@@ -1,0 +1,135 @@
+/* attend() (ABI version 4, posverify/impl.h) as a tiled online softmax, the
+ * way FlashAttention computes it (Dao et al. 2022, algorithm 1; Milakov and
+ * Gimelshein 2018): keys in tiles of PV_ATTEND_TILE, a running maximum m, a
+ * running denominator l and accumulator rescaled by exp(m_old - m_new) when
+ * the maximum grows, one division at the end. A sink enters as the starting
+ * state (m = sink, l = 1, nothing accumulated), so it counts in the
+ * denominator only. Only visible keys are read (padded and masked K/V memory
+ * may hold anything). Arithmetic in the call's dtype: float for PV_F32,
+ * double for PV_F64.
+ *
+ * The built-in plugin (attend_tiled.c) includes it as is; each mutant of
+ * plugins/mutants/attend_*.c switches on one bug with PV_ATTEND_BUGS. */
+#include "posverify/impl.h"
+
+#include <math.h>
+#include <stddef.h>
+
+#ifndef PV_ATTEND_TILE
+#define PV_ATTEND_TILE 16
+#endif
+
+typedef struct pv_attend_bugs {
+  int top_left;      /* the causal mask aligned at position 0, q_start ignored */
+  int window_extra;  /* window_left + this keys on the left */
+  int tile;          /* query head h reads KV head h mod h_kv */
+  int no_softcap;    /* the softcap ignored */
+  int no_sinks;      /* the sinks dropped */
+  int reads_padding; /* k_len ignored: the padded keys are read and weighted */
+} pv_attend_bugs;
+
+/* what an empty row holds (the declared convention, pv_empty_rows) */
+#ifndef PV_ATTEND_EMPTY
+#define PV_ATTEND_EMPTY PV_EMPTY_ZEROS
+#endif
+/* what it declares (a mutant declares one convention and writes another) */
+#ifndef PV_ATTEND_DECLARED_EMPTY
+#define PV_ATTEND_DECLARED_EMPTY PV_ATTEND_EMPTY
+#endif
+
+#ifndef PV_ATTEND_BUGS
+#define PV_ATTEND_BUGS {0}
+#endif
+static const pv_attend_bugs attend_bugs = PV_ATTEND_BUGS;
+
+static int attend_visible(const pv_attention_problem *p, int64_t b, int64_t i, int64_t j) {
+  const int64_t pos = (attend_bugs.top_left ? 0 : p->q_start[b]) + i;
+  if ((!attend_bugs.reads_padding && j >= p->k_len[b]) || j >= p->n_k) return 0;
+  if (p->causal && j > pos) return 0;
+  if (p->window_left >= 0 && j < pos - p->window_left - attend_bugs.window_extra) return 0;
+  if (p->window_right >= 0 && j > pos + p->window_right) return 0;
+  return 1;
+}
+
+#define PV_ATTEND_KERNEL(NAME, T, EXP, TANH, LOG, SQRT)                                                   \
+  static void NAME(const pv_attention_problem *p, const T *q, const T *k, const T *v, T *out, double *lse) { \
+    const T scale = p->scale != 0 ? (T)p->scale : (T)1 / SQRT((T)p->d);                                 \
+    const T cap = (T)p->softcap;                                                                         \
+    T s[PV_ATTEND_TILE];                                                                                 \
+    for (int64_t b = 0; b < p->batch; ++b)                                                               \
+      for (int64_t h = 0; h < p->h_q; ++h) {                                                             \
+        const int64_t g = attend_bugs.tile ? h % p->h_kv : h * p->h_kv / p->h_q;                         \
+        for (int64_t i = 0; i < p->n_q; ++i) {                                                           \
+          const T *qi = q + b * p->q_stride[0] + i * p->q_stride[1] + h * p->q_stride[2];                \
+          T *o = out + b * p->out_stride[0] + i * p->out_stride[1] + h * p->out_stride[2];               \
+          const int64_t pos = p->q_start[b] + i;                                                         \
+          const int64_t nk = p->k_len[b] < p->n_k && !attend_bugs.reads_padding ? p->k_len[b] : p->n_k;  \
+          T m = -(T)INFINITY, l = 0;                                                                     \
+          for (int64_t c = 0; c < p->d_v; ++c) o[c] = 0;                                                 \
+          if (p->sink && !attend_bugs.no_sinks) {                                                        \
+            m = (T)p->sink[h];                                                                           \
+            l = 1;                                                                                       \
+          }                                                                                              \
+          for (int64_t j0 = 0; j0 < nk; j0 += PV_ATTEND_TILE) {                                          \
+            const int64_t j1 = j0 + PV_ATTEND_TILE < nk ? j0 + PV_ATTEND_TILE : nk;                      \
+            T mt = -(T)INFINITY;                                                                         \
+            int any = 0;                                                                                 \
+            for (int64_t j = j0; j < j1; ++j) {                                                          \
+              if (!attend_visible(p, b, i, j)) continue;                                                 \
+              const T *kj = k + b * p->k_stride[0] + j * p->k_stride[1] + g * p->k_stride[2];            \
+              T dot = 0;                                                                                 \
+              for (int64_t x = 0; x < p->d; ++x) dot += qi[x] * kj[x];                                   \
+              T sc = dot * scale;                                                                        \
+              if (cap > 0 && !attend_bugs.no_softcap) sc = cap * TANH(sc / cap);                         \
+              if (p->alibi) sc += (T)p->alibi[h] * (T)(j - pos);                                         \
+              s[j - j0] = sc;                                                                            \
+              if (!any || sc > mt) mt = sc;                                                              \
+              any = 1;                                                                                   \
+            }                                                                                            \
+            if (!any) continue;                                                                          \
+            const T mn = mt > m ? mt : m;                                                                \
+            const T corr = m == -(T)INFINITY ? (T)0 : EXP(m - mn);                                       \
+            l *= corr;                                                                                   \
+            for (int64_t c = 0; c < p->d_v; ++c) o[c] *= corr;                                           \
+            for (int64_t j = j0; j < j1; ++j) {                                                          \
+              if (!attend_visible(p, b, i, j)) continue;                                                 \
+              const T *vj = v + b * p->v_stride[0] + j * p->v_stride[1] + g * p->v_stride[2];            \
+              const T e = EXP(s[j - j0] - mn);                                                           \
+              l += e;                                                                                    \
+              for (int64_t c = 0; c < p->d_v; ++c) o[c] += e * vj[c];                                    \
+            }                                                                                            \
+            m = mn;                                                                                      \
+          }                                                                                              \
+          /* an empty row (no visible key, no sink): the declared convention, lse -infinity */         \
+          for (int64_t c = 0; c < p->d_v; ++c)                                                           \
+            o[c] = l != 0 ? o[c] / l : PV_ATTEND_EMPTY == PV_EMPTY_NAN ? (T)NAN : (T)0;                  \
+          if (lse) lse[(b * p->h_q + h) * p->n_q + i] = l != 0 ? (double)m + (double)LOG(l) : -INFINITY; \
+        }                                                                                                \
+      }                                                                                                  \
+  }
+
+PV_ATTEND_KERNEL(attend_f32, float, expf, tanhf, logf, sqrtf)
+PV_ATTEND_KERNEL(attend_f64, double, exp, tanh, log, sqrt)
+
+static int attend(pv_dtype t, const pv_attention_problem *p, const void *q, const void *k, const void *v, void *out,
+                  double *lse) {
+  if (p->h_kv <= 0 || p->h_q % p->h_kv != 0) return 2;
+  if (t == PV_F32) attend_f32(p, q, k, v, out, lse);
+  else if (t == PV_F64) attend_f64(p, q, k, v, out, lse);
+  else return 1;
+  return 0;
+}
+
+#ifndef PV_ATTEND_NAME
+#define PV_ATTEND_NAME "builtin-attend-tiled"
+#endif
+
+static const pv_impl attend_impl = {
+    .abi_version = 4,
+    .name = PV_ATTEND_NAME,
+    .attend = attend,
+    .attend_caps = PV_ATTEND_CAUSAL | PV_ATTEND_WINDOW | PV_ATTEND_PADDING | PV_ATTEND_GQA | PV_ATTEND_SOFTCAP |
+                   PV_ATTEND_SINKS | PV_ATTEND_ALIBI | PV_ATTEND_LSE,
+    .attend_empty_rows = PV_ATTEND_DECLARED_EMPTY,
+};
+const pv_impl *posverify_impl(void) { return &attend_impl; }

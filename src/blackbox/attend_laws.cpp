@@ -1,0 +1,616 @@
+// The attend laws of `posverify check`, through the C interface (attend(),
+// ABI version 4): how each draws its problems from the capabilities the
+// kernel declares, lays the tensors out with strides (the memory between
+// strides NaN: it must not be read), calls the kernel and reports an entry.
+// The laws themselves -- statement, tolerance, body -- are in laws/attend/:
+// the problem, its exact reference and the any-order bound (problem.h),
+// attend.reference, attend.gqa_repeat, attend.causal_prefix,
+// attend.decode_rows, attend.padding and attend.support.
+#include "blackbox/law_run.h"
+#include "blackbox/laws.h"
+#include "laws/attend/causal_prefix.h"
+#include "laws/attend/decode_rows.h"
+#include "laws/attend/gqa_repeat.h"
+#include "laws/attend/padding.h"
+#include "laws/attend/problem.h"
+#include "laws/attend/reference.h"
+#include "laws/attend/support.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace pv::blackbox {
+namespace {
+
+using laws::attend::problem;
+namespace la = laws::attend;
+
+/// What a law asks of its problems beyond the kernel's capabilities.
+struct wants {
+  bool gqa = false;      ///< 1 < h_kv < h_q (distinct KV heads, repeat and tile differ)
+  bool causal = false;   ///< causal, q_start >= 0
+  bool padding = false;  ///< some k_len < n_k, all >= 1
+  bool no_window = false;
+  bool no_padding = false;
+  bool no_extras = false;  ///< no ALiBi, no sinks, no log-sum-exp
+  bool small_keys = false; ///< n_k <= 40 (the support probe: d_v = n_k)
+};
+
+bool has(std::uint32_t caps, std::uint32_t bit) { return (caps & bit) != 0; }
+
+/// Draws a problem of case k: shapes, positions, masks and scalars from the
+/// capabilities `caps` the kernel declares and what the law wants; inputs
+/// rounded to T. Rows without a visible key are avoided unless the kernel
+/// declares an empty-row convention.
+template <class T>
+problem draw(rng& g, int k, std::uint32_t caps, la::empty_rows conv, const wants& w) {
+  problem P;
+  for (int attempt = 0; attempt < 20; ++attempt) {
+    P = problem{};
+    P.batch = g.range(1, 3);
+    P.h_kv = g.range(1, 2);
+    long ratio = 1;
+    if (w.gqa) {
+      P.h_kv = 2;
+      ratio = g.range(0, 1) ? 4 : 2;
+    } else if (has(caps, PV_ATTEND_GQA)) {
+      static const long ratios[] = {1, 4, 1, 2};
+      ratio = ratios[k % 4];
+    }
+    P.h_q = P.h_kv * ratio;
+    static const long across[] = {15, 16, 17, 31, 32, 33, 63, 64, 65};
+    P.n_k = k % 5 == 0 ? across[g.range(0, w.small_keys ? 5 : 8)] : g.range(w.padding ? 2 : 1, 24);
+    static const long nqs[] = {1, 7, 3};
+    P.n_q = k % 3 == 2 ? g.range(1, 9) : nqs[k % 3];
+    P.d = k % 7 == 3 ? 32 : g.range(1, 16);
+    P.d_v = g.range(1, 8);
+    P.allocate();
+    P.causal = w.causal || (has(caps, PV_ATTEND_CAUSAL) && g.range(0, 1));
+    for (long b = 0; b < P.batch; ++b) {
+      const long mode = g.range(0, 3);
+      long qs = mode == 0 ? P.n_k - P.n_q : mode == 1 ? 0 : g.range(-2, P.n_k + 2);
+      if (w.causal && qs < 0) qs = 0;
+      P.q_start[std::size_t(b)] = qs;
+    }
+    if (!w.no_window && has(caps, PV_ATTEND_WINDOW) && g.range(0, 2) == 0) {
+      P.left = g.range(0, 2) ? g.range(0, P.n_k + 1) : -1;
+      P.right = P.causal ? (g.range(0, 1) ? -1 : 0) : (g.range(0, 2) ? g.range(0, P.n_k) : -1);
+      if (P.left < 0 && P.right < 0) P.left = g.range(0, P.n_k);
+    }
+    const bool pad = w.padding || (!w.no_padding && has(caps, PV_ATTEND_PADDING) && g.range(0, 2) == 0);
+    if (pad) {
+      for (auto& l : P.k_len) l = g.range(w.padding ? 1 : 0, P.n_k);
+      if (w.padding && P.n_k > 1) P.k_len[std::size_t(g.range(0, P.batch - 1))] = g.range(1, P.n_k - 1);
+    }
+    P.scale = k % 2 ? g.real(0.05, 1.5) : 0.0;
+    if (has(caps, PV_ATTEND_SOFTCAP) && g.range(0, 2) == 0) P.softcap = g.real(0.5, 4.0);
+    if (!w.no_extras && has(caps, PV_ATTEND_SINKS) && g.range(0, 2) == 0)
+      for (long h = 0; h < P.h_q; ++h) P.sink.push_back(g.real(-3, 3));
+    if (!w.no_extras && has(caps, PV_ATTEND_ALIBI) && g.range(0, 3) == 0)
+      for (long h = 0; h < P.h_q; ++h) P.alibi.push_back(std::ldexp(1.0, -int(8 * (h + 1) / P.h_q)));
+    P.lse = !w.no_extras && has(caps, PV_ATTEND_LSE) && g.range(0, 1);
+    static const double scales[] = {1, 3, 0.3, 8};
+    const double s = scales[k % 4];
+    for (auto& x : P.q) x = double(T(g.real(-s, s)));
+    for (auto& x : P.k) x = double(T(g.real(-s, s)));
+    for (auto& x : P.v) x = double(T(4 * std::pow(10.0, g.real(-1, 1)) * g.real(-1, 1)));
+    if (conv != la::empty_rows::undeclared || !la::any_empty_row(P)) break;
+  }
+  return P;
+}
+
+/// Strides (in elements) of one tensor [batch][tokens][heads][last]: dense
+/// (batch, token, head), dense (batch, head, token), or with gaps.
+struct layout {
+  std::int64_t s[3] = {0, 0, 0};
+  std::size_t span = 0;
+  std::string name;
+};
+
+layout draw_layout(rng& g, long batch, long tokens, long heads, long last) {
+  layout L;
+  const long mode = g.range(0, 2);
+  if (mode == 0) {
+    L.s[2] = last;
+    L.s[1] = heads * last;
+    L.s[0] = tokens * heads * last;
+    L.name = "dense (batch, token, head)";
+  } else if (mode == 1) {
+    L.s[1] = last;
+    L.s[2] = tokens * last;
+    L.s[0] = heads * tokens * last;
+    L.name = "dense (batch, head, token)";
+  } else {
+    L.s[2] = last + g.range(0, 3);
+    L.s[1] = heads * L.s[2] + g.range(0, 3);
+    L.s[0] = tokens * L.s[1] + g.range(0, 5);
+    L.name = "with gaps";
+  }
+  L.span = sandbox::attend_row::span(L.s, batch, tokens, heads, last);
+  return L;
+}
+
+struct layouts {
+  layout q, k, v, out;
+};
+
+layouts draw_layouts(rng& g, const problem& P) {
+  return {draw_layout(g, P.batch, P.n_q, P.h_q, P.d), draw_layout(g, P.batch, P.n_k, P.h_kv, P.d),
+          draw_layout(g, P.batch, P.n_k, P.h_kv, P.d_v), draw_layout(g, P.batch, P.n_q, P.h_q, P.d_v)};
+}
+
+std::string strides_text(const layout& L) {
+  return "(" + std::to_string(L.s[0]) + ", " + std::to_string(L.s[1]) + ", " + std::to_string(L.s[2]) + ") " + L.name;
+}
+
+/// A dense [batch][tokens][heads][last] tensor laid out by L, the memory
+/// between strides NaN.
+template <class T>
+std::vector<unsigned char> strided(const std::vector<double>& dense, const layout& L, long batch, long tokens,
+                                   long heads, long last) {
+  std::vector<T> buf(L.span, std::numeric_limits<T>::quiet_NaN());
+  for (long b = 0; b < batch; ++b)
+    for (long t = 0; t < tokens; ++t)
+      for (long h = 0; h < heads; ++h)
+        for (long l = 0; l < last; ++l)
+          buf[std::size_t(b * L.s[0] + t * L.s[1] + h * L.s[2] + l)] =
+              T(dense[std::size_t(((b * tokens + t) * heads + h) * last + l)]);
+  std::vector<unsigned char> bytes(buf.size() * sizeof(T));
+  if (!bytes.empty()) std::memcpy(bytes.data(), buf.data(), bytes.size());
+  return bytes;
+}
+
+std::vector<unsigned char> int64_bytes(const std::vector<long>& v) {
+  std::vector<std::int64_t> w(v.begin(), v.end());
+  std::vector<unsigned char> b(w.size() * 8);
+  if (!b.empty()) std::memcpy(b.data(), w.data(), b.size());
+  return b;
+}
+
+/// The attend() call of problem P laid out by L.
+template <class T>
+call attend_call(const problem& P, const layouts& L) {
+  pv_attention_problem s{};
+  s.batch = P.batch;
+  s.h_q = P.h_q;
+  s.h_kv = P.h_kv;
+  s.n_q = P.n_q;
+  s.n_k = P.n_k;
+  s.d = P.d;
+  s.d_v = P.d_v;
+  for (int a = 0; a < 3; ++a) {
+    s.q_stride[a] = L.q.s[a];
+    s.k_stride[a] = L.k.s[a];
+    s.v_stride[a] = L.v.s[a];
+    s.out_stride[a] = L.out.s[a];
+  }
+  s.causal = P.causal ? 1 : 0;
+  s.window_left = P.left;
+  s.window_right = P.right;
+  s.scale = P.scale;
+  s.softcap = P.softcap;
+  return call(op::attend, dtype_of<T>(),
+              {long(P.sink.size()), long(P.alibi.size()), P.lse ? long(P.lse_size()) : 0L},
+              {sandbox::bytes_of_struct(s), strided<T>(P.q, L.q, P.batch, P.n_q, P.h_q, P.d),
+               strided<T>(P.k, L.k, P.batch, P.n_k, P.h_kv, P.d), strided<T>(P.v, L.v, P.batch, P.n_k, P.h_kv, P.d_v),
+               int64_bytes(P.q_start), int64_bytes(P.k_len), sandbox::bytes_of(P.sink), sandbox::bytes_of(P.alibi)});
+}
+
+/// The kernel's output of P read back dense (out[b][i][h][c]) from the strided
+/// buffer, and its log-sum-exp (empty when not asked for).
+template <class T>
+void read_back(const problem& P, const layouts& L, const result& R, std::vector<double>& out, std::vector<double>& lse) {
+  out.assign(P.out_size(), std::numeric_limits<double>::quiet_NaN());
+  lse.clear();
+  const std::size_t ob = L.out.span * sizeof(T);
+  if (R.out.size() < ob) return;
+  for (long b = 0; b < P.batch; ++b)
+    for (long i = 0; i < P.n_q; ++i)
+      for (long h = 0; h < P.h_q; ++h)
+        for (long c = 0; c < P.d_v; ++c) {
+          T x;
+          std::memcpy(&x, R.out.data() + std::size_t(b * L.out.s[0] + i * L.out.s[1] + h * L.out.s[2] + c) * sizeof(T),
+                      sizeof(T));
+          out[P.oi(b, i, h, c)] = double(x);
+        }
+  if (P.lse && R.out.size() >= ob + P.lse_size() * 8) {
+    lse.resize(P.lse_size());
+    std::memcpy(lse.data(), R.out.data() + ob, lse.size() * 8);
+  }
+}
+
+std::string list_text(const std::vector<long>& v) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + "]";
+}
+
+std::string list_text(const std::vector<double>& v) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + to_decimal(v[i]);
+  return s + "]";
+}
+
+/// Lossless text of a problem and its layout.
+std::string describe(const problem& P, const layouts& L) {
+  std::string s = "batch = " + std::to_string(P.batch) + ", h_q = " + std::to_string(P.h_q) +
+                  ", h_kv = " + std::to_string(P.h_kv) + ", n_q = " + std::to_string(P.n_q) +
+                  ", n_k = " + std::to_string(P.n_k) + ", d = " + std::to_string(P.d) +
+                  ", d_v = " + std::to_string(P.d_v) + "\nq_start = " + list_text(P.q_start) +
+                  ", k_len = " + list_text(P.k_len) + ", causal = " + (P.causal ? "1" : "0") +
+                  ", window = (" + std::to_string(P.left) + ", " + std::to_string(P.right) +
+                  "), scale = " + to_decimal(P.scale) + ", softcap = " + to_decimal(P.softcap) +
+                  "\nsink = " + list_text(P.sink) + ", alibi = " + list_text(P.alibi) +
+                  ", lse = " + (P.lse ? "1" : "0") + "\nstrides: q " + strides_text(L.q) + ", k " +
+                  strides_text(L.k) + ", v " + strides_text(L.v) + ", out " + strides_text(L.out) +
+                  "\nq [b][i][h][l] = " + list_text(P.q) + "\nk [b][j][g][l] = " + list_text(P.k) +
+                  "\nv [b][j][g][c] = " + list_text(P.v);
+  return s;
+}
+
+/// The (b, i, h, c) of a dense output index, in words.
+std::string entry_of(const problem& P, std::size_t e, bool lse) {
+  if (lse) {
+    const long i = long(e) % P.n_q, h = long(e) / P.n_q % P.h_q, b = long(e) / P.n_q / P.h_q;
+    return "lse (b " + std::to_string(b) + ", h " + std::to_string(h) + ", i " + std::to_string(i) + ")";
+  }
+  const long c = long(e) % P.d_v, h = long(e) / P.d_v % P.h_q, i = long(e) / P.d_v / P.h_q % P.n_q,
+             b = long(e) / P.d_v / P.h_q / P.n_q;
+  return "output (b " + std::to_string(b) + ", i " + std::to_string(i) + ", h " + std::to_string(h) + ", c " +
+         std::to_string(c) + ")";
+}
+
+/// The units of the bound for T: the law's u (a declared coarser class
+/// counts at its u everywhere) and T's smallest normal.
+template <class T>
+std::pair<hp, hp> units(const check_run& cx) {
+  return {law_u<T>(cx), convert<hp>(std::numeric_limits<T>::min())};
+}
+
+la::empty_rows convention(const check_run& cx) {
+  return static_cast<la::empty_rows>(cx.lib.attend_empty_rows <= 3 ? cx.lib.attend_empty_rows : 0);
+}
+
+/// Adds a diagnosis to the law's finding and its record.
+void diagnose(law_run& L, const std::string& dg) {
+  L.result_ref().extra.set("diagnosis", json::string(dg));
+  L.result_ref().finding += "; diagnosis: " + dg;
+}
+
+/// Records the worst entry of a case with the judge's words; false when it
+/// is outside its bound.
+bool record(law_run& L, int k, const problem& P, const laws::attend_compare::worst& w, const std::string& against,
+            const describer& desc) {
+  if (!w.found) return true;
+  return L.within(k, w.diff, w.bound,
+                  entry_of(P, w.index, w.lse) + ": got " + to_decimal(w.got) + ", " + against + " " +
+                      to_decimal(w.other),
+                  desc);
+}
+
+template <class T>
+law_result law_reference(const check_run& cx) {
+  namespace law = laws::attend_reference;
+  law_run L(cx, law::id, type_name<T>(), "", law::statement(), law::tolerance_rule());
+  if (!L.selected()) return L.finish();
+  const auto ks = L.case_indices();
+  const auto conv = convention(cx);
+  std::vector<problem> ps;
+  std::vector<layouts> ls;
+  for (int k : ks) {
+    auto g = L.rng_for(k);
+    ps.push_back(draw<T>(g, k, cx.lib.attend_caps, conv, {}));
+    ls.push_back(draw_layouts(g, ps.back()));
+    L.add(attend_call<T>(ps.back(), ls.back()));
+  }
+  L.run();
+  const auto [u, mu] = units<T>(cx);
+  L.each_case(ks, 1, [&](std::size_t i) { return describe(ps[i], ls[i]); },
+              [&](std::size_t i, const describer& desc) {
+                const problem& P = ps[i];
+                std::vector<double> out, lse;
+                read_back<T>(P, ls[i], L.results()[i], out, lse);
+                const auto E = la::reference(P, conv);
+                const auto B = la::any_order(P, conv, u, mu);
+                const auto w = law::compare(P, out, lse, E, B);
+                const bool ok = record(L, ks[i], P, w, "exact", desc);
+                if (!ok) {
+                  // which wrong reading of the problem the output matches
+                  std::string dg;
+                  for (const auto& v : law::variants(P)) {
+                    const auto Ev = la::reference(P, conv, v.w);
+                    const auto wv = law::compare(P, out, lse, Ev, B);
+                    if (wv.within()) {
+                      dg = v.name;
+                      break;
+                    }
+                  }
+                  // the empty rows: another convention than the one declared
+                  for (const auto other : {la::empty_rows::zeros, la::empty_rows::nan, la::empty_rows::mean})
+                    if (dg.empty() && other != conv && la::any_empty_row(P) &&
+                        law::compare(P, out, lse, la::reference(P, other), la::any_order(P, other, u, mu)).within())
+                      dg = std::string("empty-row convention: its empty rows hold ") + la::to_string(other) +
+                           ", it declares " + la::to_string(conv);
+                  diagnose(L, dg.empty() ? "no single cause found among the alignment, the window's ends, the GQA "
+                                           "mapping, the softcap, the sinks, the padding and the empty rows"
+                                         : dg);
+                }
+                return ok;
+              });
+  return L.finish();
+}
+
+template <class T>
+law_result law_gqa_repeat(const check_run& cx) {
+  namespace law = laws::attend_gqa_repeat;
+  law_run L(cx, law::id, type_name<T>(), "", law::statement(), law::tolerance_rule());
+  if (!L.selected()) return L.finish();
+  const auto ks = L.case_indices();
+  const auto conv = convention(cx);
+  std::vector<problem> ps, rs;
+  std::vector<layouts> ls, lr;
+  wants w;
+  w.gqa = true;
+  for (int k : ks) {
+    auto g = L.rng_for(k);
+    ps.push_back(draw<T>(g, k, cx.lib.attend_caps | PV_ATTEND_GQA, conv, w));
+    rs.push_back(law::repeated(ps.back()));
+    ls.push_back(draw_layouts(g, ps.back()));
+    lr.push_back(draw_layouts(g, rs.back()));
+    L.add(attend_call<T>(ps.back(), ls.back()));
+    L.add(attend_call<T>(rs.back(), lr.back()));
+  }
+  L.run();
+  const auto [u, mu] = units<T>(cx);
+  L.each_case(ks, 2, [&](std::size_t i) { return describe(ps[i], ls[i]); },
+              [&](std::size_t i, const describer& desc) {
+                std::vector<double> a, b, la_, lb;
+                read_back<T>(ps[i], ls[i], L.results()[2 * i], a, la_);
+                read_back<T>(rs[i], lr[i], L.results()[2 * i + 1], b, lb);
+                const auto B = la::any_order(ps[i], conv, u, mu);
+                const bool ok = record(L, ks[i], ps[i], law::compare(a, b, B), "with K/V repeated to h_q", desc);
+                if (!ok) {
+                  const auto Et = la::reference(ps[i], conv, la::variant{.tile = true});
+                  if (laws::attend_reference::compare(ps[i], a, {}, Et, B).within())
+                    diagnose(L, "GQA mapping: query head h reads KV head h mod h_kv (tile) instead of "
+                                "floor(h h_kv / h_q) (repeat)");
+                }
+                return ok;
+              });
+  return L.finish();
+}
+
+template <class T>
+law_result law_causal_prefix(const check_run& cx) {
+  namespace law = laws::attend_causal_prefix;
+  law_run L(cx, law::id, type_name<T>(), "", law::statement(), law::tolerance_rule());
+  if (!L.selected()) return L.finish();
+  const auto ks = L.case_indices();
+  const auto conv = convention(cx);
+  std::vector<problem> ps, cs;
+  std::vector<layouts> ls;
+  std::vector<long> cuts;
+  wants w;
+  w.causal = true;
+  for (int k : ks) {
+    auto g = L.rng_for(k);
+    ps.push_back(draw<T>(g, k, cx.lib.attend_caps | PV_ATTEND_CAUSAL, conv, w));
+    const problem& P = ps.back();
+    // a cut after the first row's position, so that some row is compared
+    long lo = P.n_k;
+    for (long q : P.q_start) lo = std::min(lo, q + 1);
+    const long cut = g.range(std::min(lo, P.n_k - 1), P.n_k - 1);
+    cuts.push_back(std::max(0L, cut));
+    const double big = k % 2 ? 1e3 : 30;
+    cs.push_back(law::changed_after(P, cuts.back(), [&](std::size_t) { return double(T(g.real(-big, big))); }));
+    ls.push_back(draw_layouts(g, P));
+    L.add(attend_call<T>(P, ls.back()));
+    L.add(attend_call<T>(cs.back(), ls.back()));
+  }
+  L.run();
+  L.each_case(ks, 2,
+              [&](std::size_t i) {
+                return describe(ps[i], ls[i]) + "\ncut = " + std::to_string(cuts[i]) +
+                       "\nchanged k = " + list_text(cs[i].k) + "\nchanged v = " + list_text(cs[i].v);
+              },
+              [&](std::size_t i, const describer& desc) {
+                std::vector<double> a, b, la_, lb;
+                read_back<T>(ps[i], ls[i], L.results()[2 * i], a, la_);
+                read_back<T>(cs[i], ls[i], L.results()[2 * i + 1], b, lb);
+                const long e = law::first_difference(ps[i], cuts[i], a, b);
+                if (e < 0) {
+                  L.within(ks[i], hp(0), hp(0), "every shielded row bit for bit", desc);
+                  return true;
+                }
+                L.fail(ks[i],
+                       entry_of(ps[i], std::size_t(e), false) + " sees no key from position " +
+                           std::to_string(cuts[i]) + " on, yet changed from " + to_decimal(a[std::size_t(e)]) +
+                           " to " + to_decimal(b[std::size_t(e)]) +
+                           " when only those keys and values changed (it reads keys it may not see)",
+                       desc);
+                return false;
+              });
+  return L.finish();
+}
+
+template <class T>
+law_result law_decode_rows(const check_run& cx) {
+  namespace law = laws::attend_decode_rows;
+  law_run L(cx, law::id, type_name<T>(), "", law::statement(), law::tolerance_rule());
+  if (!L.selected()) return L.finish();
+  const auto ks = L.case_indices();
+  const auto conv = convention(cx);
+  std::vector<problem> ds, fs;
+  std::vector<layouts> ld, lf;
+  wants w;
+  w.causal = true;
+  w.no_padding = true;
+  for (int k : ks) {
+    auto g = L.rng_for(k);
+    problem D = draw<T>(g, k, cx.lib.attend_caps | PV_ATTEND_CAUSAL, conv, w);
+    if (D.n_q > D.n_k) {  // a decode step sits at the end of its keys
+      D.n_q = D.n_k;
+      D.q.resize(std::size_t(D.batch * D.n_q * D.h_q * D.d));
+    }
+    for (auto& q : D.q_start) q = D.n_k - D.n_q;
+    const double s = 3;
+    problem F = law::square(D, [&](std::size_t) { return double(T(g.real(-s, s))); });
+    ld.push_back(draw_layouts(g, D));
+    lf.push_back(draw_layouts(g, F));
+    L.add(attend_call<T>(D, ld.back()));
+    L.add(attend_call<T>(F, lf.back()));
+    ds.push_back(std::move(D));
+    fs.push_back(std::move(F));
+  }
+  L.run();
+  const auto [u, mu] = units<T>(cx);
+  L.each_case(ks, 2, [&](std::size_t i) { return "decode call:\n" + describe(ds[i], ld[i]) + "\nsquare call:\n" + describe(fs[i], lf[i]); },
+              [&](std::size_t i, const describer& desc) {
+                std::vector<double> a, b, la_, lb;
+                read_back<T>(ds[i], ld[i], L.results()[2 * i], a, la_);
+                read_back<T>(fs[i], lf[i], L.results()[2 * i + 1], b, lb);
+                const auto Bd = la::any_order(ds[i], conv, u, mu), Bf = la::any_order(fs[i], conv, u, mu);
+                const bool ok = record(L, ks[i], ds[i], law::compare(ds[i], fs[i], a, b, Bd, Bf),
+                                       "the square causal call's matching row", desc);
+                if (!ok) {
+                  const auto Et = la::reference(ds[i], conv, la::variant{.top_left = true});
+                  if (laws::attend_reference::compare(ds[i], a, {}, Et, Bd).within())
+                    diagnose(L, "causal alignment: the decode rows are aligned top-left (query 0 at position 0) "
+                                "instead of at q_start = n_k - n_q = " +
+                                    std::to_string(ds[i].n_k - ds[i].n_q));
+                }
+                return ok;
+              });
+  return L.finish();
+}
+
+template <class T>
+law_result law_padding(const check_run& cx) {
+  namespace law = laws::attend_padding;
+  law_run L(cx, law::id, type_name<T>(), "", law::statement(), law::tolerance_rule());
+  if (!L.selected()) return L.finish();
+  const auto ks = L.case_indices();
+  const auto conv = convention(cx);
+  std::vector<problem> ps;
+  std::vector<std::vector<problem>> items;
+  std::vector<layouts> ls;
+  std::vector<std::vector<layouts>> li;
+  wants w;
+  w.padding = true;
+  w.no_window = true;
+  for (int k : ks) {
+    auto g = L.rng_for(k);
+    problem P = draw<T>(g, k, cx.lib.attend_caps | PV_ATTEND_PADDING, conv, w);
+    if (P.causal)
+      for (auto& q : P.q_start) q = std::max(q, 0L);
+    ps.push_back(law::poisoned(P));
+    ls.push_back(draw_layouts(g, P));
+    items.emplace_back();
+    li.emplace_back();
+    for (long b = 0; b < P.batch; ++b) {
+      items.back().push_back(law::item(P, b));
+      li.back().push_back(draw_layouts(g, items.back().back()));
+    }
+  }
+  // every case has the same number of calls (the runner's cases are
+  // fixed-size): the padded call, then one per item, the last item repeated
+  // up to the largest batch
+  std::size_t per = 1;
+  for (const auto& it : items) per = std::max(per, 1 + it.size());
+  for (std::size_t i = 0; i < ks.size(); ++i) {
+    L.add(attend_call<T>(ps[i], ls[i]));
+    for (std::size_t b = 0; b + 1 < per; ++b) {
+      const std::size_t bb = std::min(b, items[i].size() - 1);
+      L.add(attend_call<T>(items[i][bb], li[i][bb]));
+    }
+  }
+  L.run();
+  const auto [u, mu] = units<T>(cx);
+  L.each_case(ks, per, [&](std::size_t i) { return describe(ps[i], ls[i]); },
+              [&](std::size_t i, const describer& desc) {
+                const problem& P = ps[i];
+                std::vector<double> pad, lp;
+                read_back<T>(P, ls[i], L.results()[per * i], pad, lp);
+                const auto Bp = la::any_order(P, conv, u, mu);
+                laws::attend_compare::worst w2;
+                for (long b = 0; b < P.batch; ++b) {
+                  const problem& I = items[i][std::size_t(b)];
+                  std::vector<double> alone, lse_b;
+                  read_back<T>(I, li[i][std::size_t(b)], L.results()[per * i + 1 + std::size_t(b)], alone, lse_b);
+                  law::compare_item(w2, P, b, I, pad, alone, Bp, la::any_order(I, conv, u, mu));
+                }
+                return record(L, ks[i], P, w2, "the item alone without its padded keys", desc);
+              });
+  return L.finish();
+}
+
+template <class T>
+law_result law_support(const check_run& cx) {
+  namespace law = laws::attend_support;
+  law_run L(cx, law::id, type_name<T>(), "", law::statement(), law::tolerance_rule());
+  if (!L.selected()) return L.finish();
+  const auto ks = L.case_indices();
+  const auto conv = convention(cx);
+  std::vector<problem> ps;
+  std::vector<layouts> ls;
+  wants w;
+  w.no_extras = true;
+  w.small_keys = true;
+  for (int k : ks) {
+    auto g = L.rng_for(k);
+    ps.push_back(law::probe(draw<T>(g, k, cx.lib.attend_caps, conv, w)));
+    ls.push_back(draw_layouts(g, ps.back()));
+    L.add(attend_call<T>(ps.back(), ls.back()));
+  }
+  L.run();
+  L.each_case(ks, 1, [&](std::size_t i) { return describe(ps[i], ls[i]); },
+              [&](std::size_t i, const describer& desc) {
+                const problem& P = ps[i];
+                std::vector<double> out, lse;
+                read_back<T>(P, ls[i], L.results()[i], out, lse);
+                law::row_support s;
+                if (!law::first_mismatch(P, out, s)) {
+                  L.within(ks[i], hp(0), hp(0), "every row's support", desc);
+                  return true;
+                }
+                std::string msg = "row (b " + std::to_string(s.b) + ", i " + std::to_string(s.i) + ", h " +
+                                  std::to_string(s.h) + ") at position " +
+                                  std::to_string(P.q_start[std::size_t(s.b)] + s.i) + " sees keys " +
+                                  law::ranges(s.got) + ", the mask lets it see " + law::ranges(s.want);
+                const std::string dg = law::classify(P, out, s.b);
+                if (!dg.empty()) {
+                  L.result_ref().extra.set("diagnosis", json::string(dg));
+                  msg += "; diagnosis: " + dg;
+                }
+                L.fail(ks[i], msg, desc);
+                return false;
+              });
+  return L.finish();
+}
+
+template <class T>
+void all_for(const check_run& cx, std::vector<law_result>& out) {
+  out.push_back(law_reference<T>(cx));
+  out.push_back(law_support<T>(cx));
+  out.push_back(law_gqa_repeat<T>(cx));
+  out.push_back(law_causal_prefix<T>(cx));
+  out.push_back(law_decode_rows<T>(cx));
+  out.push_back(law_padding<T>(cx));
+}
+
+}  // namespace
+
+std::vector<law_result> attend_laws(const check_run& cx) {
+  std::vector<law_result> out;
+  if (cx.wire != PV_F32) return out;  // the 16-bit wire of version 2 carries attention(), not attend()
+  all_for<float>(cx, out);
+  if (!cx.float_only) all_for<double>(cx, out);
+  return out;
+}
+
+// the attend laws (laws.h)
+const law_group_registrar attend_laws_group(op::attend, 0, [](const check_run& cx, json&, json&) { return attend_laws(cx); });
+
+}  // namespace pv::blackbox

@@ -1,0 +1,94 @@
+// attend.reference, written once: a kernel's attend() -- batch and heads with
+// strides, GQA, causal and windowed masks, padding, scale, softcap, sinks,
+// ALiBi and the log-sum-exp -- agrees with the exact (MPFR) attention of the
+// problem (problem.h), entry by entry within its a-priori any-order bound B
+// (and B_lse for the log-sum-exp).
+//
+// Exactness class: within a reassociation bound (a kernel may sum in any
+// order); on an empty row exact (the declared convention, lse = -inf).
+// Judge: the black-box check (blackbox/attend_laws.cpp), which draws the
+// problems from the capabilities the kernel declares and, on a failure,
+// names the class of the error by the variant (problem.h) the output
+// matches: the causal alignment, a window off by one, the GQA mapping, the
+// softcap or the sinks ignored, the padded keys read.
+#pragma once
+
+#include "laws/attend/compare.h"
+#include "laws/attend/problem.h"
+
+#include <string>
+#include <vector>
+
+namespace pv::laws::attend_reference {
+
+inline constexpr const char* id = "attend.reference";
+
+inline std::string statement() {
+  return "attend() (heads, GQA, masks, padding, scale, softcap, sinks, ALiBi, log-sum-exp) agrees with the "
+         "exact attention of the problem";
+}
+
+inline std::string tolerance_rule() {
+  return "|out - ref| <= B per output entry and |lse - ref| <= B_lse per row, ref exact (MPFR), " +
+         attend::any_order_rule();
+}
+
+/// The law body: the kernel's dense out (and lse, empty when not asked for)
+/// against the exact E within the bounds B.
+inline attend_compare::worst compare(const attend::problem& P, const std::vector<double>& out, const std::vector<double>& lse,
+                             const attend::exact& E, const attend::bounds& B) {
+  attend_compare::worst w;
+  for (std::size_t e = 0; e < out.size(); ++e) attend_compare::raise(w, e, false, out[e], E.out[e], B.out[e]);
+  if (P.lse)
+    for (std::size_t e = 0; e < lse.size(); ++e) attend_compare::raise(w, e, true, lse[e], E.lse[e], B.lse[e]);
+  return w;
+}
+
+/// The variants a failure is tried against, with the class each names.
+struct named_variant {
+  attend::variant w;
+  const char* name;
+};
+
+inline std::vector<named_variant> variants(const attend::problem& P) {
+  std::vector<named_variant> v;
+  if (P.causal || P.left >= 0 || P.right >= 0) {
+    attend::variant a;
+    a.top_left = true;
+    v.push_back({a, "causal alignment: it aligns the mask top-left (query 0 at position 0) instead of at q_start "
+                    "(bottom-right, n_k - n_q, or the cache length)"});
+  }
+  if (P.left >= 0) {
+    attend::variant a;
+    a.window_extra = 1;
+    v.push_back({a, "window off by one: W + 1 keys on the left instead of W (window_left read as left + 1)"});
+    a.window_extra = -1;
+    v.push_back({a, "window off by one: W - 1 keys on the left instead of W (window_left read as left - 1)"});
+  }
+  if (P.h_kv > 1 && P.h_kv < P.h_q) {
+    attend::variant a;
+    a.tile = true;
+    v.push_back({a, "GQA mapping: query head h reads KV head h mod h_kv (tile) instead of floor(h h_kv / h_q) "
+                    "(repeat)"});
+  }
+  if (P.softcap > 0) {
+    attend::variant a;
+    a.no_softcap = true;
+    v.push_back({a, "softcap ignored: the scores are not capped (s -> c tanh(s/c) missing)"});
+  }
+  bool padded = false;
+  for (long l : P.k_len) padded = padded || l < P.n_k;
+  if (padded) {
+    attend::variant a;
+    a.reads_padding = true;
+    v.push_back({a, "memory read that must not be: the padded keys (from k_len on) are read and weighted"});
+  }
+  if (!P.sink.empty()) {
+    attend::variant a;
+    a.no_sinks = true;
+    v.push_back({a, "sinks dropped: exp(sink) is missing from the softmax denominator"});
+  }
+  return v;
+}
+
+}  // namespace pv::laws::attend_reference

@@ -1,0 +1,126 @@
+// `posverify check` on attend() (ABI version 4): the built-in tiled kernel
+// passes every attend law, and so does it declaring NaN for empty rows; each
+// mutant fails the law it is there for, with its class named; a plugin declaring no capability is never called with a
+// problem needing one (those laws are unsupported, never failed); a
+// version-3 plugin is checked as before and gets no attend laws.
+#include "core/json.h"
+#include "core/verdict.h"
+#include "support/plugins.h"
+#include "support/run_posverify.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+
+namespace {
+
+using pv::plugin_test::out_dir;
+using pv::plugin_test::plugin_map;
+using pv::plugin_test::slurp;
+
+std::string builtin(const std::string& n) { return plugin_map(POSVERIFY_BUILTIN_PLUGINS).at(n); }
+std::string mutant(const std::string& n) { return plugin_map(POSVERIFY_MUTANT_PLUGINS).at(n); }
+
+/// The verdicts and findings of a report, by law id.
+struct report {
+  std::map<std::string, std::string> verdict, finding;
+};
+
+report read(const std::string& path) {
+  report r;
+  const auto j = pv::json::parse(slurp(path));
+  for (const auto& kv : j.find("laws")->items()) {
+    const std::string id = kv.second.find("id")->as_string();
+    r.verdict[id] = kv.second.find("verdict")->as_string();
+    const auto* f = kv.second.find("finding");
+    r.finding[id] = f && !f->is_null() ? f->as_string() : "";
+  }
+  return r;
+}
+
+TEST(AttendCheck, TheBuiltinTiledKernelPassesEveryAttendLaw) {
+  const std::string dir = out_dir("attend-builtin");
+  auto r = pv::test::run_posverify("check --impl " + builtin("attend_tiled") + " --cases 30 --out " + dir);
+  EXPECT_EQ(r.code, 0) << r.out;
+  const report rep = read(dir + "/builtin-attend-tiled.json");
+  for (const char* law : {"attend.reference", "attend.support", "attend.gqa_repeat", "attend.causal_prefix",
+                          "attend.decode_rows", "attend.padding"})
+    for (const char* t : {"float32", "float64"}) {
+      const std::string id = std::string(law) + "[" + t + "]";
+      EXPECT_EQ(rep.verdict.count(id) ? rep.verdict.at(id) : "missing", "passed") << id;
+    }
+}
+
+TEST(AttendCheck, EachMutantFailsItsLawWithItsClassNamed) {
+  struct expect {
+    const char* mutant;
+    const char* law;
+    const char* says;
+  };
+  const expect cases[] = {
+      {"attend_causal_top_left", "attend.decode_rows[float32]", "causal alignment"},
+      {"attend_causal_top_left", "attend.support[float32]", "aligned top-left"},
+      {"attend_causal_top_left", "attend.reference[float32]", "causal alignment"},
+      {"attend_window_plus_one", "attend.support[float32]", "W + 1 keys"},
+      {"attend_window_plus_one", "attend.reference[float32]", "window off by one"},
+      {"attend_gqa_tile", "attend.gqa_repeat[float32]", "GQA mapping"},
+      {"attend_gqa_tile", "attend.reference[float32]", "GQA mapping"},
+      {"attend_softcap_ignored", "attend.reference[float32]", "softcap ignored"},
+      {"attend_sinks_dropped", "attend.reference[float32]", "sinks dropped"},
+      {"attend_reads_padding", "attend.padding[float32]", "got nan"},
+      {"attend_reads_padding", "attend.reference[float32]", "memory read that must not be"},
+      {"attend_empty_rows_nan", "attend.reference[float32]", "empty-row convention: its empty rows hold NaN, it declares zeros"},
+  };
+  std::map<std::string, report> seen;
+  for (const auto& e : cases) {
+    if (!seen.count(e.mutant)) {
+      const std::string dir = out_dir("attend-" + std::string(e.mutant));
+      auto r = pv::test::run_posverify("check --impl " + mutant(e.mutant) + " --law attend --cases 30 --out " + dir);
+      EXPECT_EQ(r.code, 1) << e.mutant << "\n" << r.out;
+      seen[e.mutant] = read(dir + "/" + e.mutant + ".json");
+    }
+    const report& rep = seen[e.mutant];
+    ASSERT_TRUE(rep.verdict.count(e.law)) << e.mutant << " " << e.law;
+    EXPECT_EQ(rep.verdict.at(e.law), "failed") << e.mutant << " " << e.law;
+    EXPECT_NE(rep.finding.at(e.law).find(e.says), std::string::npos)
+        << e.mutant << " " << e.law << ": " << rep.finding.at(e.law);
+  }
+}
+
+TEST(AttendCheck, UndeclaredCapabilitiesAreUnsupportedNeverFailed) {
+  const std::string dir = out_dir("attend-no-caps");
+  auto r = pv::test::run_posverify("check --impl " + std::string(POSVERIFY_ATTEND_NO_CAPS) +
+                                   " --law attend --cases 20 --out " + dir);
+  EXPECT_NE(r.code, 1) << r.out;
+  const report rep = read(dir + "/attend-no-caps.json");
+  EXPECT_EQ(rep.verdict.at("attend.reference[float32]"), "passed") << "heads, strides and scales only";
+  EXPECT_EQ(rep.verdict.at("attend.support[float32]"), "passed");
+  for (const char* law : {"attend.gqa_repeat[float32]", "attend.causal_prefix[float32]", "attend.decode_rows[float32]",
+                          "attend.padding[float32]"})
+    EXPECT_EQ(rep.verdict.at(law), "unsupported") << law;
+}
+
+TEST(AttendCheck, ADeclaredNaNConventionIsAccepted) {
+  // the same kernel as attend_empty_rows_nan, declaring what it writes
+  const std::string dir = out_dir("attend-empty-nan");
+  auto r = pv::test::run_posverify("check --impl " + std::string(POSVERIFY_ATTEND_EMPTY_NAN) +
+                                   " --law attend --cases 30 --out " + dir);
+  EXPECT_EQ(r.code, 0) << r.out;
+  const report rep = read(dir + "/attend-empty-nan.json");
+  EXPECT_EQ(rep.verdict.size(), 12u);
+  for (const auto& [id, v] : rep.verdict) EXPECT_EQ(v, "passed") << id;
+}
+
+TEST(AttendCheck, AVersionThreePluginIsCheckedAsBeforeWithoutAttendLaws) {
+  const std::string dir = out_dir("attend-abi-v3");
+  auto r = pv::test::run_posverify("check --impl " + std::string(POSVERIFY_ABI_V3) +
+                                   " --law att --cases 5 --out " + dir);  // attention.* and attend.*
+  EXPECT_EQ(r.code, 0) << r.out;
+  const report rep = read(dir + "/abi-v3-plain-float.json");
+  EXPECT_EQ(rep.verdict.at("attention.reference[float32]"), "passed");
+  for (const auto& [id, v] : rep.verdict) EXPECT_NE(id.rfind("attend.", 0), 0u) << id;
+  EXPECT_NE(r.out.find("attention.reference"), std::string::npos);
+}
+
+}  // namespace

@@ -1,0 +1,163 @@
+// The attend.* laws written once (laws/attend/): what each builds from a
+// problem (the repeated heads, the changed keys, the square causal call, the
+// poisoned padding and the items alone, the support probe) and how each
+// judges, each shown to fail on the error it is there for.
+#include "laws/attend/causal_prefix.h"
+#include "laws/attend/decode_rows.h"
+#include "laws/attend/gqa_repeat.h"
+#include "laws/attend/padding.h"
+#include "laws/attend/reference.h"
+#include "laws/attend/support.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace pv::laws {
+namespace {
+
+using attend::empty_rows;
+using attend::problem;
+
+problem drawn(long batch, long h_q, long h_kv, long n_q, long n_k, long d, long d_v) {
+  problem P;
+  P.batch = batch;
+  P.h_q = h_q;
+  P.h_kv = h_kv;
+  P.n_q = n_q;
+  P.n_k = n_k;
+  P.d = d;
+  P.d_v = d_v;
+  P.allocate();
+  for (std::size_t i = 0; i < P.q.size(); ++i) P.q[i] = std::sin(double(i) + 0.5);
+  for (std::size_t i = 0; i < P.k.size(); ++i) P.k[i] = std::cos(double(i) * 1.3);
+  for (std::size_t i = 0; i < P.v.size(); ++i) P.v[i] = std::sin(double(i) * 0.7) * 4;
+  return P;
+}
+
+std::vector<double> doubles(const std::vector<hp>& v) {
+  std::vector<double> d;
+  for (const hp& x : v) d.push_back(x.convert_to<double>());
+  return d;
+}
+
+TEST(AttendLaws, ReferenceNamesTheVariantAWrongKernelComputes) {
+  problem P = drawn(1, 4, 2, 3, 6, 2, 2);
+  P.softcap = 1;
+  const auto B = attend::any_order(P, empty_rows::zeros, hp(0x1p-52), hp(0x1p-1022));
+  const auto right = doubles(attend::reference(P, empty_rows::zeros).out);
+  EXPECT_TRUE(attend_reference::compare(P, right, {}, attend::reference(P, empty_rows::zeros), B).within());
+  const auto tiled = doubles(attend::reference(P, empty_rows::zeros, attend::variant{.tile = true}).out);
+  const auto w = attend_reference::compare(P, tiled, {}, attend::reference(P, empty_rows::zeros), B);
+  EXPECT_FALSE(w.within());
+  bool named = false;
+  for (const auto& v : attend_reference::variants(P))
+    if (attend_reference::compare(P, tiled, {}, attend::reference(P, empty_rows::zeros, v.w), B).within())
+      named = std::string(v.name).find("GQA mapping") == 0;
+  EXPECT_TRUE(named);
+}
+
+TEST(AttendLaws, ANanAgreesOnlyWithANan) {
+  attend_compare::worst w;
+  attend_compare::raise(w, 0, false, std::nan(""), hp(1), hp(1));
+  EXPECT_FALSE(w.within());
+  attend_compare::worst x;
+  attend_compare::raise(x, 0, false, std::nan(""), hp(std::nan("")), hp(0));
+  EXPECT_TRUE(x.within());
+  attend_compare::worst y;
+  attend_compare::raise(y, 0, true, -INFINITY, hp(-INFINITY), hp(0));
+  EXPECT_TRUE(y.within()) << "the lse of an empty row";
+}
+
+TEST(AttendLaws, GqaRepeatCopiesTheKvHeadEachQueryHeadReads) {
+  const problem P = drawn(2, 4, 2, 2, 3, 2, 2);
+  const problem R = attend_gqa_repeat::repeated(P);
+  EXPECT_EQ(R.h_kv, 4);
+  EXPECT_EQ(R.k[R.ki(1, 2, 1, 1)], P.k[P.ki(1, 2, 0, 1)]);
+  EXPECT_EQ(R.v[R.vi(1, 2, 3, 0)], P.v[P.vi(1, 2, 1, 0)]);
+  const auto a = doubles(attend::reference(P, empty_rows::zeros).out), b = doubles(attend::reference(R, empty_rows::zeros).out);
+  const auto B = attend::any_order(P, empty_rows::zeros, hp(0x1p-24), hp(0x1p-126));
+  EXPECT_TRUE(attend_gqa_repeat::compare(a, b, B).within());
+  const auto t = doubles(attend::reference(P, empty_rows::zeros, attend::variant{.tile = true}).out);
+  EXPECT_FALSE(attend_gqa_repeat::compare(t, b, B).within());
+}
+
+TEST(AttendLaws, CausalPrefixComparesTheShieldedRowsBitForBit) {
+  problem P = drawn(1, 1, 1, 4, 4, 2, 2);
+  P.causal = true;  // top-left: row i sees keys 0..i
+  const long cut = 2;
+  EXPECT_TRUE(attend_causal_prefix::shielded(P, 0, 1, cut));
+  EXPECT_FALSE(attend_causal_prefix::shielded(P, 0, 2, cut));
+  const problem C = attend_causal_prefix::changed_after(P, cut, [](std::size_t i) { return 100.0 + double(i); });
+  EXPECT_EQ(C.k[C.ki(0, 1, 0, 0)], P.k[P.ki(0, 1, 0, 0)]);
+  EXPECT_NE(C.k[C.ki(0, 2, 0, 0)], P.k[P.ki(0, 2, 0, 0)]);
+  const auto a = doubles(attend::reference(P, empty_rows::zeros).out);
+  EXPECT_EQ(attend_causal_prefix::first_difference(P, cut, a, doubles(attend::reference(C, empty_rows::zeros).out)), -1);
+  // a kernel without the mask: row 1 moves
+  problem open = P, open_c = C;
+  open.causal = open_c.causal = false;
+  EXPECT_GE(attend_causal_prefix::first_difference(P, cut, doubles(attend::reference(open, empty_rows::zeros).out),
+                                                   doubles(attend::reference(open_c, empty_rows::zeros).out)),
+            0);
+}
+
+TEST(AttendLaws, DecodeRowsAreTheLastRowsOfTheSquareCall) {
+  problem D = drawn(1, 2, 1, 2, 5, 3, 2);
+  D.causal = true;
+  D.q_start = {3};  // n_k - n_q
+  const problem F = attend_decode_rows::square(D, [](std::size_t i) { return std::cos(double(i)); });
+  EXPECT_EQ(F.n_q, 5);
+  EXPECT_EQ(F.q_start[0], 0);
+  EXPECT_EQ(F.q[F.qi(0, 4, 1, 2)], D.q[D.qi(0, 1, 1, 2)]);
+  const auto Bd = attend::any_order(D, empty_rows::zeros, hp(0x1p-24), hp(0x1p-126)),
+             Bf = attend::any_order(F, empty_rows::zeros, hp(0x1p-24), hp(0x1p-126));
+  const auto full = doubles(attend::reference(F, empty_rows::zeros).out);
+  EXPECT_TRUE(attend_decode_rows::compare(D, F, doubles(attend::reference(D, empty_rows::zeros).out), full, Bd, Bf).within());
+  const auto top_left = doubles(attend::reference(D, empty_rows::zeros, attend::variant{.top_left = true}).out);
+  EXPECT_FALSE(attend_decode_rows::compare(D, F, top_left, full, Bd, Bf).within());
+}
+
+TEST(AttendLaws, PaddingIsDroppingThePaddedKeys) {
+  problem P = drawn(2, 1, 1, 2, 4, 2, 2);
+  P.k_len = {2, 4};
+  const problem N = attend_padding::poisoned(P);
+  EXPECT_TRUE(std::isnan(N.k[N.ki(0, 3, 0, 0)]));
+  EXPECT_FALSE(std::isnan(N.k[N.ki(1, 3, 0, 0)]));
+  const problem I = attend_padding::item(P, 0);
+  EXPECT_EQ(I.n_k, 2);
+  EXPECT_EQ(I.v[I.vi(0, 1, 0, 1)], P.v[P.vi(0, 1, 0, 1)]);
+  const auto Bp = attend::any_order(N, empty_rows::zeros, hp(0x1p-24), hp(0x1p-126)),
+             Bi = attend::any_order(I, empty_rows::zeros, hp(0x1p-24), hp(0x1p-126));
+  const auto alone = doubles(attend::reference(I, empty_rows::zeros).out);
+  attend_compare::worst w;
+  attend_padding::compare_item(w, N, 0, I, doubles(attend::reference(N, empty_rows::zeros).out), alone, Bp, Bi);
+  EXPECT_TRUE(w.within());
+  attend_compare::worst r;  // a kernel reading the padding: NaN
+  attend_padding::compare_item(r, N, 0, I,
+                               doubles(attend::reference(N, empty_rows::zeros, attend::variant{.reads_padding = true}).out),
+                               alone, Bp, Bi);
+  EXPECT_FALSE(r.within());
+}
+
+TEST(AttendLaws, TheSupportProbeReadsTheMaskOff) {
+  problem P = drawn(1, 1, 1, 2, 8, 2, 3);
+  P.causal = true;
+  P.q_start = {6};
+  P.left = 2;
+  const problem R = attend_support::probe(P);
+  EXPECT_EQ(R.d_v, 8);
+  auto out = doubles(attend::reference(R, empty_rows::zeros).out);
+  attend_support::row_support s;
+  EXPECT_FALSE(attend_support::first_mismatch(R, out, s));
+  EXPECT_NEAR(out[R.oi(0, 0, 0, 4)], 1.0 / 3, 1e-15) << "keys 4..6, equal weights";
+  out = doubles(attend::reference(R, empty_rows::zeros, attend::variant{.window_extra = 1}).out);
+  ASSERT_TRUE(attend_support::first_mismatch(R, out, s));
+  EXPECT_EQ(attend_support::ranges(s.got), "3..6");
+  EXPECT_EQ(attend_support::ranges(s.want), "4..6");
+  EXPECT_NE(attend_support::classify(R, out, 0).find("W + 1 keys"), std::string::npos);
+  out = doubles(attend::reference(R, empty_rows::zeros, attend::variant{.top_left = true}).out);
+  EXPECT_NE(attend_support::classify(R, out, 0).find("top-left"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace pv::laws

@@ -1,0 +1,153 @@
+// The attend problem, its exact reference and its any-order bound
+// (laws/attend/problem.h): closed forms for one key, sinks, softcap, ALiBi,
+// GQA's repeat mapping, masks and the empty-row conventions; the bound holds
+// for a float evaluation and is not vacuous.
+#include "laws/attend/problem.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+namespace pv::laws::attend {
+namespace {
+
+problem one(long n_q, long n_k, long d, long d_v) {
+  problem P;
+  P.n_q = n_q;
+  P.n_k = n_k;
+  P.d = d;
+  P.d_v = d_v;
+  P.allocate();
+  return P;
+}
+
+double at(const std::vector<hp>& v, std::size_t i) { return v[i].convert_to<double>(); }
+
+TEST(AttendProblem, OneKeyGivesItsValueAndItsLogit) {
+  problem P = one(1, 1, 2, 3);
+  P.q = {1, 2};
+  P.k = {3, -1};
+  P.v = {0.5, -2, 7};
+  const exact E = reference(P, empty_rows::zeros);
+  for (int c = 0; c < 3; ++c) EXPECT_EQ(at(E.out, std::size_t(c)), P.v[std::size_t(c)]);
+  EXPECT_NEAR(at(E.lse, 0), (3 - 2) / std::sqrt(2.0), 1e-15) << "ln e^s = s, s = q.k / sqrt(d)";
+}
+
+TEST(AttendProblem, ASinkCountsInTheDenominatorOnly) {
+  problem P = one(1, 1, 1, 1);  // q = k = 0: logit 0
+  P.v = {6};
+  P.sink = {0.0};
+  const exact E = reference(P, empty_rows::zeros);
+  EXPECT_NEAR(at(E.out, 0), 3.0, 1e-30) << "e^0 / (e^0 + e^0) of v";
+  EXPECT_NEAR(at(E.lse, 0), std::log(2.0), 1e-15);
+  P.sink = {std::log(5.0)};
+  EXPECT_NEAR(at(reference(P, empty_rows::zeros).out, 0), 1.0, 1e-15) << "1 / (1 + 5) of 6";
+}
+
+TEST(AttendProblem, SoftcapAndScaleAndAlibiEnterTheLogit) {
+  problem P = one(1, 2, 1, 1);
+  P.q = {2};
+  P.k = {3, 0};  // logits x = 6 s and 0
+  P.v = {1, 0};
+  P.scale = 0.5;  // x = 3
+  P.softcap = 2;  // s = 2 tanh(3/2)
+  const double s = 2 * std::tanh(1.5);
+  EXPECT_NEAR(at(reference(P, empty_rows::zeros).out, 0), std::exp(s) / (std::exp(s) + 1), 1e-15);
+  P.softcap = 0;
+  P.alibi = {0.25};
+  P.q_start = {1};  // keys at distance 1 and 0: biases -0.25 and 0
+  EXPECT_NEAR(at(reference(P, empty_rows::zeros).out, 0), std::exp(2.75) / (std::exp(2.75) + 1), 1e-15);
+}
+
+TEST(AttendProblem, GqaRepeatsEachKvHead) {
+  problem P;
+  P.h_q = 4;
+  P.h_kv = 2;
+  EXPECT_EQ(kv_head(P, 0), 0);
+  EXPECT_EQ(kv_head(P, 1), 0);
+  EXPECT_EQ(kv_head(P, 2), 1);
+  EXPECT_EQ(kv_head(P, 3), 1);
+  EXPECT_EQ(kv_head(P, 1, variant{.tile = true}), 1) << "tile: h mod h_kv";
+}
+
+TEST(AttendProblem, MasksAlignAtQStartAndWindowsAreInclusive) {
+  problem P = one(2, 6, 1, 1);
+  P.causal = true;
+  P.q_start = {4};  // bottom-right: n_k - n_q
+  EXPECT_TRUE(visible(P, 0, 0, 4));
+  EXPECT_FALSE(visible(P, 0, 0, 5));
+  EXPECT_TRUE(visible(P, 0, 1, 5));
+  EXPECT_FALSE(visible(P, 0, 0, 1, variant{.top_left = true})) << "top-left: query 0 at position 0";
+  P.left = 2;  // keys p-2 .. p
+  EXPECT_FALSE(visible(P, 0, 0, 1));
+  EXPECT_TRUE(visible(P, 0, 0, 2));
+  EXPECT_TRUE(visible(P, 0, 0, 1, variant{.window_extra = 1}));
+  P.k_len = {3};
+  EXPECT_FALSE(visible(P, 0, 0, 3)) << "padding";
+  EXPECT_TRUE(visible(P, 0, 0, 3, variant{.reads_padding = true}));
+}
+
+TEST(AttendProblem, EmptyRowsFollowTheDeclaredConvention) {
+  problem P = one(1, 3, 1, 1);
+  P.v = {1, 2, 6};
+  P.causal = true;
+  P.q_start = {-1};  // the query sits before every key
+  ASSERT_TRUE(any_empty_row(P));
+  EXPECT_EQ(at(reference(P, empty_rows::zeros).out, 0), 0.0);
+  EXPECT_TRUE(std::isnan(at(reference(P, empty_rows::nan).out, 0)));
+  EXPECT_EQ(at(reference(P, empty_rows::mean).out, 0), 3.0);
+  const exact E = reference(P, empty_rows::zeros);
+  EXPECT_TRUE(E.empty[0]);
+  EXPECT_EQ(at(E.lse, 0), -std::numeric_limits<double>::infinity());
+  P.sink = {0.0};
+  EXPECT_FALSE(any_empty_row(P)) << "a sink alone: output 0, lse = sink";
+  EXPECT_EQ(at(reference(P, empty_rows::nan).out, 0), 0.0);
+}
+
+TEST(AttendProblem, TheBoundHoldsForAFloatEvaluationAndIsNotVacuous) {
+  problem P = one(3, 5, 4, 2);
+  P.h_q = 2;
+  P.h_kv = 1;
+  P.allocate();
+  P.softcap = 3;
+  P.alibi = {0.5, 0.125};
+  P.sink = {1.0, -1.0};
+  P.causal = true;
+  P.q_start = {2};
+  for (std::size_t i = 0; i < P.q.size(); ++i) P.q[i] = double(float(std::sin(double(i) + 1) * 3));
+  for (std::size_t i = 0; i < P.k.size(); ++i) P.k[i] = double(float(std::cos(double(i) * 1.7) * 3));
+  for (std::size_t i = 0; i < P.v.size(); ++i) P.v[i] = double(float(std::sin(double(i) * 0.3) * 5));
+  const exact E = reference(P, empty_rows::zeros);
+  const hp u = hp(std::ldexp(1.0, -24)), mu = hp(std::numeric_limits<float>::min());
+  const bounds B = any_order(P, empty_rows::zeros, u, mu);
+  // the textbook evaluation in float: max-subtracted, left to right
+  for (long h = 0; h < P.h_q; ++h)
+    for (long i = 0; i < P.n_q; ++i) {
+      float m = float(P.sink[std::size_t(h)]);
+      std::vector<float> s(std::size_t(P.n_k), -INFINITY);
+      for (long j = 0; j <= 2 + i && j < P.n_k; ++j) {
+        float dot = 0;
+        for (long l = 0; l < P.d; ++l) dot += float(P.q[P.qi(0, i, h, l)]) * float(P.k[P.ki(0, j, 0, l)]);
+        float x = dot * (1.0f / std::sqrt(4.0f));
+        x = 3.0f * std::tanh(x / 3.0f) + float(P.alibi[std::size_t(h)]) * float(j - (2 + i));
+        s[std::size_t(j)] = x;
+        m = std::max(m, x);
+      }
+      float z = std::exp(float(P.sink[std::size_t(h)]) - m);
+      for (float& x : s) z += (x = std::exp(x - m));
+      for (long c = 0; c < P.d_v; ++c) {
+        float o = 0;
+        for (long j = 0; j < P.n_k; ++j) o += s[std::size_t(j)] * float(P.v[P.vi(0, j, 0, c)]);
+        o /= z;
+        const std::size_t e = P.oi(0, i, h, c);
+        EXPECT_LE(abs(hp(o) - E.out[e]), B.out[e]) << "entry " << e;
+        EXPECT_LT(B.out[e], hp(1e-4)) << "not vacuous";
+        EXPECT_GT(B.out[e], hp(0));
+      }
+      EXPECT_LE(abs(hp(double(m) + std::log(double(z))) - E.lse[P.li(0, h, i)]), B.lse[P.li(0, h, i)]);
+    }
+}
+
+}  // namespace
+}  // namespace pv::laws::attend
