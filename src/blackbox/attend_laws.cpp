@@ -273,12 +273,6 @@ la::empty_rows convention(const check_run& cx) {
   return static_cast<la::empty_rows>(cx.lib.attend_empty_rows <= 3 ? cx.lib.attend_empty_rows : 0);
 }
 
-/// Adds a diagnosis to the law's finding and its record.
-void diagnose(law_run& L, const std::string& dg) {
-  L.result_ref().extra.set("diagnosis", json::string(dg));
-  L.result_ref().finding += "; diagnosis: " + dg;
-}
-
 /// Records the worst entry of a case with the judge's words; false when it
 /// is outside its bound.
 bool record(law_run& L, int k, const problem& P, const laws::attend_compare::worst& w, const std::string& against,
@@ -333,7 +327,7 @@ law_result law_reference(const check_run& cx) {
                         law::compare(P, out, lse, la::reference(P, other), la::any_order(P, other, u, mu)).within())
                       dg = std::string("empty-row convention: its empty rows hold ") + la::to_string(other) +
                            ", it declares " + la::to_string(conv);
-                  diagnose(L, dg.empty() ? "no single cause found among the alignment, the window's ends, the GQA "
+                  L.diagnose(dg.empty() ? "no single cause found among the alignment, the window's ends, the GQA "
                                            "mapping, the softcap, the sinks, the padding and the empty rows"
                                          : dg);
                 }
@@ -374,7 +368,7 @@ law_result law_gqa_repeat(const check_run& cx) {
                 if (!ok) {
                   const auto Et = la::reference(ps[i], conv, la::variant{.tile = true});
                   if (laws::attend_reference::compare(ps[i], a, {}, Et, B).within())
-                    diagnose(L, "GQA mapping: query head h reads KV head h mod h_kv (tile) instead of "
+                    L.diagnose("GQA mapping: query head h reads KV head h mod h_kv (tile) instead of "
                                 "floor(h h_kv / h_q) (repeat)");
                 }
                 return ok;
@@ -477,7 +471,7 @@ law_result law_decode_rows(const check_run& cx) {
                 if (!ok) {
                   const auto Et = la::reference(ds[i], conv, la::variant{.top_left = true});
                   if (laws::attend_reference::compare(ds[i], a, {}, Et, Bd).within())
-                    diagnose(L, "causal alignment: the decode rows are aligned top-left (query 0 at position 0) "
+                    L.diagnose("causal alignment: the decode rows are aligned top-left (query 0 at position 0) "
                                 "instead of at q_start = n_k - n_q = " +
                                     std::to_string(ds[i].n_k - ds[i].n_q));
                 }
@@ -579,12 +573,8 @@ law_result law_support(const check_run& cx) {
                                   std::to_string(s.h) + ") at position " +
                                   std::to_string(P.q_start[std::size_t(s.b)] + s.i) + " sees keys " +
                                   law::ranges(s.got) + ", the mask lets it see " + law::ranges(s.want);
-                const std::string dg = law::classify(P, out, s.b);
-                if (!dg.empty()) {
-                  L.result_ref().extra.set("diagnosis", json::string(dg));
-                  msg += "; diagnosis: " + dg;
-                }
                 L.fail(ks[i], msg, desc);
+                if (const std::string dg = law::classify(P, out, s.b); !dg.empty()) L.diagnose(dg);
                 return false;
               });
   return L.finish();

@@ -293,9 +293,7 @@ law_result law_reference(const check_run& cx) {
                         ref::to_decimal(ref(o.row, o.col), 20) + ", plain " + to_decimal(plain(o.row, o.col)) + ")",
                     desc);
     if (!ok) {
-      const std::string dg = diagnose_attention(cx, c, out, ref, reference_law::tolerances(R, bounds[i], floor));
-      L.result_ref().extra.set("diagnosis", json::string(dg));
-      L.result_ref().finding += "; diagnosis: " + dg;
+      L.diagnose(diagnose_attention(cx, c, out, ref, reference_law::tolerances(R, bounds[i], floor)));
     }
     return ok;
   });

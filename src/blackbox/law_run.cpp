@@ -118,6 +118,11 @@ void law_run::fail(int k, const std::string& msg, const std::function<std::strin
   ++r_.cases;
 }
 
+void law_run::diagnose(const std::string& cause) {
+  r_.extra.set("diagnosis", json::string(cause));
+  r_.finding += "; diagnosis: " + cause;
+}
+
 bool law_run::calls_ok(int k, const std::vector<std::size_t>& idx,
                        const std::function<std::string()>& describe) {
   static const result none{};

@@ -78,6 +78,10 @@ class law_run {
   /// Fails case k with a message (law-specific).
   void fail(int k, const std::string& msg, const std::function<std::string()>& describe);
 
+  /// Names the cause of the failure just recorded: the record's "diagnosis"
+  /// and "; diagnosis: ..." after its finding.
+  void diagnose(const std::string& cause);
+
   void case_done() { ++r_.cases; }
   bool failed() const { return r_.verdict == verdict::failed; }
   law_result finish();
