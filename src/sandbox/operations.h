@@ -40,6 +40,15 @@ inline std::size_t span(const std::int64_t* stride, std::int64_t batch, std::int
   return std::size_t((batch - 1) * stride[0] + (tokens - 1) * stride[1] + (heads - 1) * stride[2] + last);
 }
 
+/// A buffer's `elements` for the strided tensor of the problem whose strides
+/// are member S and whose tokens, heads and last dimension are N, H and L.
+template <auto S, auto N, auto H, auto L>
+std::size_t strided_elements(const call& c) {
+  const pv_attention_problem p = problem_of(c);
+  return span(p.*S, p.batch, p.*N, p.*H, p.*L);
+}
+using problem_t = pv_attention_problem;
+
 /// The capabilities a call needs (pv_attend_capability bits), and bit 31
 /// when some row is empty (the plugin must declare an empty-row convention).
 inline constexpr std::uint32_t kEmptyRows = 1u << 31;
@@ -156,27 +165,22 @@ inline const std::vector<operation>& operations() {
 #undef PV_ATTEND_FIELD
           .buffers = {{.name = "problem", .type = elem::config, .bytes = sizeof(pv_attention_problem),
                        .python_class = "AttentionProblem"},
-                      {.name = "q", .shape = {"batch", "n_q", "h_q", "d"}, .elements = [](const call& c) {
-                         const auto p = attend_row::problem_of(c);
-                         return attend_row::span(p.q_stride, p.batch, p.n_q, p.h_q, p.d);
-                       }},
-                      {.name = "k", .shape = {"batch", "n_k", "h_kv", "d"}, .elements = [](const call& c) {
-                         const auto p = attend_row::problem_of(c);
-                         return attend_row::span(p.k_stride, p.batch, p.n_k, p.h_kv, p.d);
-                       }},
-                      {.name = "v", .shape = {"batch", "n_k", "h_kv", "d_v"}, .elements = [](const call& c) {
-                         const auto p = attend_row::problem_of(c);
-                         return attend_row::span(p.v_stride, p.batch, p.n_k, p.h_kv, p.d_v);
-                       }},
+                      {.name = "q", .shape = {"batch", "n_q", "h_q", "d"},
+                       .elements = attend_row::strided_elements<&attend_row::problem_t::q_stride, &attend_row::problem_t::n_q,
+                                                                 &attend_row::problem_t::h_q, &attend_row::problem_t::d>},
+                      {.name = "k", .shape = {"batch", "n_k", "h_kv", "d"},
+                       .elements = attend_row::strided_elements<&attend_row::problem_t::k_stride, &attend_row::problem_t::n_k,
+                                                                 &attend_row::problem_t::h_kv, &attend_row::problem_t::d>},
+                      {.name = "v", .shape = {"batch", "n_k", "h_kv", "d_v"},
+                       .elements = attend_row::strided_elements<&attend_row::problem_t::v_stride, &attend_row::problem_t::n_k,
+                                                                 &attend_row::problem_t::h_kv, &attend_row::problem_t::d_v>},
                       {.name = "q_start", .type = elem::i64, .shape = {"batch"}},
                       {.name = "k_len", .type = elem::i64, .shape = {"batch"}},
                       {.name = "sink", .type = elem::f64, .shape = {"n_sink"}},
                       {.name = "alibi", .type = elem::f64, .shape = {"n_alibi"}},
                       {.name = "out", .use = role::out, .shape = {"batch", "n_q", "h_q", "d_v"},
-                       .elements = [](const call& c) {
-                         const auto p = attend_row::problem_of(c);
-                         return attend_row::span(p.out_stride, p.batch, p.n_q, p.h_q, p.d_v);
-                       }},
+                       .elements = attend_row::strided_elements<&attend_row::problem_t::out_stride, &attend_row::problem_t::n_q,
+                                                                 &attend_row::problem_t::h_q, &attend_row::problem_t::d_v>},
                       {.name = "lse", .type = elem::f64, .use = role::out, .shape = {"n_lse"}}},
           .python = {"q", "k", "v", "problem"},
           .provided = [](const pv_impl& f) { return f.attend != nullptr; },
