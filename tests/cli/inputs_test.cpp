@@ -53,9 +53,7 @@ TEST(OptionInput, PrecisionBitsAreBounded) {
 }
 
 TEST(OptionInput, OutOfMemoryWhileReadingIsExit2) {
-#ifdef __SANITIZE_ADDRESS__
-  GTEST_SKIP() << "ASan reserves more address space than the limit this test sets";
-#endif
+  if (pv::test::under_asan) GTEST_SKIP() << "ASan reserves more address space than the limit this test sets";
   // an 8 MB baseline of 4 million zeros needs ~700 MB as a JSON tree; 400 MB
   // of address space makes the reader run out of memory
   const std::string path = ::testing::TempDir() + "posverify-huge-baseline.json";
@@ -63,7 +61,7 @@ TEST(OptionInput, OutOfMemoryWhileReadingIsExit2) {
   text.reserve(8000004);
   for (int i = 0; i < 4000000; ++i) text += ",0";
   std::ofstream(path) << text << "]";
-  const auto r = pv::test::run_posverify_in("ulimit -v 400000; ", "check --impl x.so --baseline " + path);
+  const auto r = pv::test::run_posverify_in(pv::test::address_space_limit(400000), "check --impl x.so --baseline " + path);
   std::remove(path.c_str());
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_NE(r.out.find("posverify: out of memory"), std::string::npos) << r.out;

@@ -36,24 +36,25 @@ inline run_result run_posverify_in(const std::string& prefix, const std::string&
   return r;
 }
 
-/// "ulimit -v KB; " as a prefix for run_posverify_in, or nothing in a build with
-/// AddressSanitizer: its shadow memory alone reserves terabytes of address space,
-/// so under any such limit the binary aborts before main (exit 134). Tests using
-/// it must also bound time (`timeout N`), which catches a runaway allocation there.
-inline std::string address_space_limit(long kb) {
+/// True in a build with AddressSanitizer (GCC's macro, clang's feature test).
 #if defined(__SANITIZE_ADDRESS__)
-  (void)kb;
-  return "";
+inline constexpr bool under_asan = true;
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer)
-  (void)kb;
-  return "";
+inline constexpr bool under_asan = true;
 #else
-  return "ulimit -v " + std::to_string(kb) + "; ";
+inline constexpr bool under_asan = false;
 #endif
 #else
-  return "ulimit -v " + std::to_string(kb) + "; ";
+inline constexpr bool under_asan = false;
 #endif
+
+/// "ulimit -v KB; " as a prefix for run_posverify_in, or nothing under ASan:
+/// its shadow memory alone reserves terabytes of address space, so under any
+/// such limit the binary aborts before main (exit 134). Tests using it must
+/// also bound time (`timeout N`), which catches a runaway allocation there.
+inline std::string address_space_limit(long kb) {
+  return under_asan ? std::string() : "ulimit -v " + std::to_string(kb) + "; ";
 }
 
 /// `posverify ARGS` through the shell.
