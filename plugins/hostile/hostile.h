@@ -25,12 +25,24 @@ static inline void hostile_note_pid(void) {
   fclose(o);
 }
 
+/* How the sleeper of hostile_fork_sleeper_as leaves the plugin's process
+ * group: it stays, it becomes a daemon (a session of its own, after a double
+ * fork), or it joins the group of the plugin process's parent (posverify). */
+enum hostile_leave { HOSTILE_STAYS, HOSTILE_SETSID_DAEMON, HOSTILE_JOINS_PARENT_GROUP };
+
 /* Forks a process that notes its pid and sleeps for a minute, holding every
  * descriptor of the plugin's process; returns once the pid is noted. */
-static inline void hostile_fork_sleeper(void) {
+static inline void hostile_fork_sleeper_as(enum hostile_leave how) {
   int ready[2];
   if (pipe(ready) != 0) return;
+  const pid_t parent_group = getpgid(getppid());
   if (fork() == 0) {
+    if (how == HOSTILE_SETSID_DAEMON) {
+      setsid();
+      if (fork() != 0) _exit(0); /* the daemon's parent exits at once */
+    } else if (how == HOSTILE_JOINS_PARENT_GROUP) {
+      setpgid(0, parent_group);
+    }
     hostile_note_pid();
     (void)!write(ready[1], "", 1);
     sleep(60);
@@ -41,6 +53,7 @@ static inline void hostile_fork_sleeper(void) {
   close(ready[0]);
   close(ready[1]);
 }
+static inline void hostile_fork_sleeper(void) { hostile_fork_sleeper_as(HOSTILE_STAYS); }
 
 /* The correct float64 attention, after the hostile act of the plugin. */
 #define HOSTILE_ATTENTION(act)                                                                  \

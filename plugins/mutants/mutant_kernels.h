@@ -35,11 +35,15 @@ typedef struct rope_bugs {
   int ladder_not_reset;    /* one ladder over the whole head instead of one per axis */
   int table_edge;          /* reads the entry before at positions 2^k - 1, k >= 6 (the last
                               entry of each table segment): right everywhere else */
+  int tail_unrotated;      /* rows in tiles of 16: the last tile, when partial and not the
+                              first, is left unrotated (a tail loop forgotten) */
 } rope_bugs;
 
 typedef struct sin_bugs {
   int swapped;        /* (cos, sin) instead of (sin, cos) */
   int half_exponent;  /* base^(-i/d) */
+  int tail_arange;    /* rows in tiles of 16: the last tile, when partial and not the first,
+                         takes row r at position r (a tail loop that assumes 0, 1, 2, ...) */
 } sin_bugs;
 
 static inline double pv_ld(pv_dtype t, const void *p, int64_t i) {
@@ -108,7 +112,8 @@ static inline int mut_rope(const rope_bugs *b, pv_dtype t, const pv_rope_config 
   if (!cfg || cfg->head_dim <= 0 || cfg->head_dim % 2 || cfg->n_axes < 1 || cfg->n_axes > 4) return 2;
   if (pv_rope_config_version(cfg) == 3) return 1;  /* plain RoPE only */
   const int na = cfg->n_axes;
-  for (int64_t r = 0; r < n; ++r) {
+  const int64_t rows = b->tail_unrotated && n > 16 ? n / 16 * 16 : n;
+  for (int64_t r = 0; r < rows; ++r) {
     for (int a = 0; a < na; ++a) {
       int off = 0;
       if (b->split_reversed)
@@ -153,10 +158,11 @@ static inline int mut_sinusoid(const sin_bugs *b, pv_dtype t, int64_t d, double 
                         int64_t n, void *out) {
   if (t != PV_F32 && t != PV_F64) return 1;
   if (d <= 0 || d % 2) return 2;
+  const int64_t full = b->tail_arange && n > 16 ? n / 16 * 16 : n;
   for (int64_t r = 0; r < n; ++r)
     for (int64_t i = 0; i < d / 2; ++i) {
       const double ex = (b->half_exponent ? -1.0 : -2.0) * (double)i / (double)d;
-      const double ang = pos[r] * pow(base, ex);
+      const double ang = (r < full ? pos[r] : (double)r) * pow(base, ex);
       pv_st(t, out, r * d + 2 * i, b->swapped ? cos(ang) : sin(ang));
       pv_st(t, out, r * d + 2 * i + 1, b->swapped ? sin(ang) : cos(ang));
     }

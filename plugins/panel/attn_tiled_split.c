@@ -17,7 +17,10 @@
  *   PV_BUG_CRASH_ABOVE      segfault once n_q n_k > 4096;
  *   PV_BUG_NO_RESCALE       l is not rescaled when the maximum grows;
  *   PV_BUG_SPLIT_WEIGHTS    the split-K combine adds the halves' sums
- *                           without the exp(m_p - M) weights. */
+ *                           without the exp(m_p - M) weights;
+ *   PV_BUG_PREFILL_GRID     query rows in blocks of 64, a grid of
+ *                           floor(n_q / 64) blocks once n_q > 64: the rows
+ *                           past the last full block are never written. */
 #include "posverify/impl.h"
 
 #include <math.h>
@@ -34,6 +37,7 @@ enum { TILE = 64, SPLIT_FROM = 128 };
 #define PV_BUG_CRASH_ABOVE 4
 #define PV_BUG_NO_RESCALE 5
 #define PV_BUG_SPLIT_WEIGHTS 6
+#define PV_BUG_PREFILL_GRID 7
 
 static double ld(pv_dtype t, const void *p, int64_t i) {
   return t == PV_F32 ? (double)((const float *)p)[i] : ((const double *)p)[i];
@@ -79,7 +83,8 @@ static int attention(pv_dtype t, const void *q, const void *k, const void *v, in
   double *acc = malloc((size_t)(2 * (d_v ? d_v : 1)) * sizeof *acc);
   if (!acc) return 3;
   double *acc1 = acc + (d_v ? d_v : 1);
-  for (int64_t i = 0; i < n_q; ++i) {
+  const int64_t rows = PV_BUG == PV_BUG_PREFILL_GRID && n_q > TILE ? n_q / TILE * TILE : n_q;
+  for (int64_t i = 0; i < rows; ++i) {
     int tie = 0;
     double m0, l0, m1 = -INFINITY, l1 = 0;
     const int split = n_k >= SPLIT_FROM;

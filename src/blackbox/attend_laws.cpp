@@ -6,6 +6,7 @@
 // the problem, its exact reference and the any-order bound (problem.h),
 // attend.reference, attend.gqa_repeat, attend.causal_prefix,
 // attend.decode_rows, attend.padding and attend.support.
+#include "blackbox/declines.h"
 #include "blackbox/law_run.h"
 #include "blackbox/laws.h"
 #include "laws/attend/causal_prefix.h"
@@ -109,15 +110,21 @@ struct layout {
   std::string name;
 };
 
-layout draw_layout(rng& g, long batch, long tokens, long heads, long last) {
+layout dense_layout(long batch, long tokens, long heads, long last) {
   layout L;
+  L.s[2] = last;
+  L.s[1] = heads * last;
+  L.s[0] = tokens * heads * last;
+  L.name = "dense (batch, token, head)";
+  L.span = sandbox::attend_row::span(L.s, batch, tokens, heads, last);
+  return L;
+}
+
+layout draw_layout(rng& g, long batch, long tokens, long heads, long last) {
   const long mode = g.range(0, 2);
-  if (mode == 0) {
-    L.s[2] = last;
-    L.s[1] = heads * last;
-    L.s[0] = tokens * heads * last;
-    L.name = "dense (batch, token, head)";
-  } else if (mode == 1) {
+  if (mode == 0) return dense_layout(batch, tokens, heads, last);
+  layout L;
+  if (mode == 1) {
     L.s[1] = last;
     L.s[2] = tokens * last;
     L.s[0] = heads * tokens * last;
@@ -602,5 +609,19 @@ std::vector<law_result> attend_laws(const check_run& cx) {
 
 // the attend laws (laws.h)
 const law_group_registrar attend_laws_group(op::attend, 0, [](const check_run& cx, json&, json&) { return attend_laws(cx); });
+
+// the probe of declines.h: one batch item and head, 2 queries, 3 keys,
+// d = d_v = 4, dense; no capability (no mask, padding, GQA, softcap, sinks,
+// ALiBi or LSE), so that every plugin of version 4 is sent it
+const probe_registrar attend_declines_probe(op::attend, [](const check_run& cx, pv_dtype t) {
+  if (cx.wire != PV_F32) return std::vector<call>{};
+  problem P;
+  P.n_q = 2, P.n_k = 3, P.d = P.d_v = 4;
+  P.allocate();
+  for (auto* x : {&P.q, &P.k, &P.v})
+    for (std::size_t i = 0; i < x->size(); ++i) (*x)[i] = probe_value(i);
+  const layouts L{dense_layout(1, 2, 1, 4), dense_layout(1, 3, 1, 4), dense_layout(1, 3, 1, 4), dense_layout(1, 2, 1, 4)};
+  return in_dtype(t, [&](auto zero) { return std::vector<call>{attend_call<decltype(zero)>(P, L)}; });
+});
 
 }  // namespace pv::blackbox

@@ -5,6 +5,7 @@
 // attention.reference (reference.h, FlashAttention's rule in units of B),
 // attention.permutation_equivariance, attention.key_value_permutation,
 // attention.convex_hull and attention.score_shift.
+#include "blackbox/declines.h"
 #include "blackbox/law_run.h"
 #include "blackbox/laws.h"
 #include "laws/attention/any_order_bound.h"
@@ -447,5 +448,13 @@ std::vector<law_result> attention_laws(const check_run& cx) {
 
 // the attention laws, first of attention (laws.h)
 const law_group_registrar attention_laws_group(op::attention, 0, [](const check_run& cx, json&, json&) { return attention_laws(cx); });
+
+// the probe of declines.h: 2 queries, 3 keys, d = d_v = 4
+const probe_registrar attention_declines_probe(op::attention, [](const check_run&, pv_dtype t) {
+  return in_dtype(t, [](auto zero) {
+    using T = decltype(zero);
+    return std::vector<call>{attention_call(probe_matrix<T>(2, 4), probe_matrix<T>(3, 4), probe_matrix<T>(3, 4))};
+  });
+});
 
 }  // namespace pv::blackbox

@@ -14,6 +14,7 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -62,7 +63,16 @@ struct check_run {
   std::string profile = "quick";  ///< the shapes of attention.shapes (shapes.h): quick | models
   bool profile_given = false;     ///< --profile was given
   std::vector<std::string> shapes;  ///< --shape NQxNKxDxDV (repeatable)
+  /// The declarations the library ran in this pass's probe (declines.h);
+  /// null: no probe (a decline is then judged within its law only).
+  std::shared_ptr<const std::set<std::string>> probed;
 };
+
+/// The RoPE configurations of a run: --rope-config/--rope-preset, else the
+/// default set (with the scaled ones for the mutation suite).
+inline std::vector<rope_cfg> rope_configs_of(const check_run& cx) {
+  return !cx.rope_configs.empty() ? cx.rope_configs : cx.scaled_defaults ? mutation_rope_configs() : rope_configs();
+}
 
 /// The unit roundoff the laws use for dtype T: T's own, or that of a coarser
 /// declared accuracy class (a kernel whose interface is wider than its arithmetic).

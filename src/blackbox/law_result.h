@@ -14,6 +14,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <set>
 #include <string>
 
 namespace pv::blackbox {
@@ -43,6 +45,10 @@ struct law_result {
   /// Part of the law's definition: a failure runs the black-box diagnosis of
   /// its configuration (diagnose.h), whose message is attached to the failed law.
   bool diagnose = false;  ///< not written
+  /// The declarations (blackbox/declines.h) of the calls the library
+  /// declined, with their counts, and of those it ran; not written.
+  std::map<std::string, int> declined;
+  std::set<std::string> ran;
   json extra = json::object();  ///< further fields (shapes, diagnosis, ...), written after the table's
 };
 

@@ -1,5 +1,6 @@
 #include "blackbox/law_run.h"
 
+#include "blackbox/declines.h"
 #include "sandbox/process_adapter.h"
 
 #include "core/text.h"
@@ -36,47 +37,18 @@ std::vector<int> law_run::case_indices() const {
   return v;
 }
 
-namespace {
-
-/// float32 bytes -> 16-bit values of dtype t (rounded to nearest even), and back.
-std::vector<unsigned char> narrow(const std::vector<unsigned char>& b, pv_dtype t) {
-  std::vector<unsigned char> r(b.size() / 2);
-  for (std::size_t i = 0; i + 4 <= b.size(); i += 4) {
-    float f;
-    std::memcpy(&f, b.data() + i, 4);
-    const std::uint16_t h = sandbox::to_16bit(t, f);
-    std::memcpy(r.data() + i / 2, &h, 2);
-  }
-  return r;
-}
-
-std::vector<unsigned char> widen(const std::vector<unsigned char>& b, pv_dtype t) {
-  std::vector<unsigned char> r(b.size() * 2);
-  for (std::size_t i = 0; i + 2 <= b.size(); i += 2) {
-    std::uint16_t h;
-    std::memcpy(&h, b.data() + i, 2);
-    const float f = static_cast<float>(sandbox::from_16bit(t, h));
-    std::memcpy(r.data() + 2 * i, &f, 4);
-  }
-  return r;
-}
-
-}  // namespace
 
 void law_run::run() {
   std::vector<call> todo(calls_.begin() + static_cast<long>(res_.size()), calls_.end());
-  const bool wire = cx_.wire != PV_F32;
-  if (wire)  // the float32 law's buffers travel as 16-bit values
-    for (auto& c : todo)
-      if (c.t == PV_F32) {
-        c.t = cx_.wire;
-        const auto& bufs = c.row().buffers;
-        for (std::size_t k = 0; k < c.in.size(); ++k)
-          if (bufs[k].type == sandbox::elem::dtype) c.in[k] = narrow(c.in[k], c.t);
-      }
-  auto more = run_batch(cx_.lib, todo, cx_.ro);
+  auto more = send(cx_, todo);
   for (std::size_t i = 0; i < more.size(); ++i) {
-    if (wire && todo[i].t == cx_.wire) more[i].out = widen(more[i].out, cx_.wire);
+    call sent = todo[i];  // its declaration in the dtype it travelled in
+    if (cx_.wire != PV_F32 && sent.t == PV_F32) sent.t = cx_.wire;
+    if (more[i].st == status::unsupported) {
+      if (more[i].detail != sandbox::kNotDeclared) ++r_.declined[declaration_of(sent)];
+    } else if (more[i].st != status::not_run) {
+      r_.ran.insert(declaration_of(sent));
+    }
     res_.push_back(std::move(more[i]));
   }
 }

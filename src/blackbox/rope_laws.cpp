@@ -1,6 +1,7 @@
 // RoPE and FLUX.1 laws through the C interface (tolerance model: blackbox/rope_model.h);
 // each law's id and statement come from its header in src/laws/rope/ or src/laws/flux/.
 #include "blackbox/diagnose.h"
+#include "blackbox/declines.h"
 #include "blackbox/law_run.h"
 #include "blackbox/laws.h"
 #include "laws/flux/model_grid.h"
@@ -13,6 +14,7 @@
 #include "laws/rope/identity_at_zero.h"
 #include "laws/rope/norm_preservation.h"
 #include "laws/rope/reference.h"
+#include "laws/rope/rows.h"
 #include "laws/rope/shift_invariance.h"
 #include "blackbox/rope_model.h"
 #include "blackbox/rope_rotated.h"
@@ -363,6 +365,117 @@ law_result law_model_grid(const check_run& cx0, const rope_cfg& rc) {
       });
 }
 
+/// Which rows of a rope.rows case are outside their tolerance (in binary64,
+/// each row r against pair r mod D), as ranges, and whether they are exactly
+/// the batch's last, partial tile of 16 or 64 rows: the diagnosis of a
+/// failure, read from the case itself.
+template <class T>
+std::string rows_outside(const matrix<T>& y, const matrix<double>& ref, const matrix<double>& tol, std::size_t D) {
+  const std::size_t n = y.rows;
+  std::vector<bool> bad(n, false);
+  std::size_t count = 0;
+  for (std::size_t r = 0; r < n; ++r) {
+    for (std::size_t c = 0; c < y.cols && !bad[r]; ++c)
+      bad[r] = !(std::abs(double(y(r, c)) - ref(r % D, c)) <= tol(r % D, c));
+    count += bad[r];
+  }
+  std::string ranges;
+  for (std::size_t r = 0; r < n;) {
+    if (!bad[r]) { ++r; continue; }
+    std::size_t e = r;
+    while (e + 1 < n && bad[e + 1]) ++e;
+    ranges += (ranges.empty() ? "" : ", ") + std::to_string(r) + (e > r ? "-" + std::to_string(e) : "");
+    r = e + 1;
+  }
+  std::string t = std::to_string(count) + " of " + std::to_string(n) + " rows outside their tolerance: " + ranges;
+  for (std::size_t tile : {64u, 16u}) {
+    const std::size_t tail = n % tile;
+    if (!tail || n < tile || count != tail) continue;
+    bool last = true;
+    for (std::size_t r = n - tail; r < n; ++r) last = last && bad[r];
+    if (last)
+      return t + ": exactly the last " + std::to_string(tail) + " rows, the partial tile past the last full tile of " +
+             std::to_string(tile) + " rows (a tail the kernel does not handle)";
+  }
+  return t;
+}
+
+/// rope.rows (laws/rope/rows.h): one case per batch size; row r of a case is
+/// pair r mod D of its D distinct (row, position) pairs, and every returned
+/// row is judged against its pair's reference. An entry is first compared in
+/// binary64 (|y - ref| + 2^-52 |ref| <= tol / 2, ref and tol rounded to
+/// binary64, so that it is inside tol exactly); the entries not clearly
+/// inside, and the case's worst, are judged exactly (law_run::within).
+template <class T>
+law_result law_rows(const check_run& cx0, const rope_cfg& rc) {
+  namespace law = laws::rope_rows;
+  constexpr std::size_t D = law::distinct, S = std::size(law::sizes);
+  check_run cx = cx0;  // one case per size
+  cx.cases = int(S);
+  cx.min_cases = std::min(cx0.min_cases, cx.cases);
+  law_run Lr(cx, law::id, type_name<T>(), rc.name, law::statement(),
+             pv_rope_config_version(&rc.c) == 3 ? scaled_model_rule() : model_rule());
+  if (!Lr.selected()) return Lr.finish();
+  const std::size_t na = std::size_t(rc.c.n_axes), d = std::size_t(rc.c.head_dim);
+  const long P = max_pos(cx);
+  const auto ks = Lr.case_indices();
+  auto size_of = [&](std::size_t i) { return law::sizes[std::size_t(ks[i]) % S]; };
+  std::vector<matrix<T>> xs;  // the distinct rows and positions of each case
+  std::vector<std::vector<double>> ps;
+  for (std::size_t i = 0; i < ks.size(); ++i) {
+    auto g = Lr.rng_for(ks[i]);
+    xs.push_back(random_heads<T>(g, D, d));
+    ps.emplace_back(D * na);
+    for (auto& p : ps.back()) p = coord(g, P);
+    const std::size_t n = size_of(i);
+    matrix<T> x(n, d);
+    std::vector<double> pos(n * na);
+    for (std::size_t r = 0; r < n; ++r) {
+      for (std::size_t c = 0; c < d; ++c) x(r, c) = xs[i](r % D, c);
+      for (std::size_t a = 0; a < na; ++a) pos[r * na + a] = ps[i][(r % D) * na + a];
+    }
+    Lr.add(rope_call(rc.c, x, pos));
+  }
+  Lr.run();
+  const auto L = reference_layout(rc.c);
+  const rope_units u = rope_law_units<T>(cx);
+  auto describe = [&](std::size_t i) {
+    return "config " + rc.name + ", " + std::to_string(size_of(i)) + " rows, row r being pair r mod " +
+           std::to_string(D) + " of\nx = " + to_string(xs[i]) + "\npositions = " + positions_text(ps[i], na);
+  };
+  Lr.each_case(ks, 1, describe, [&](std::size_t i, const describer& desc) {
+    const std::size_t n = size_of(i);
+    const rotated<T> R = evaluate<T>(L, rc, xs[i], ps[i], {}, u);  // the pairs' reference and tolerances
+    const matrix<T> y = from_bytes<T>(Lr.results()[i].out, n, d);
+    matrix<double> ref(D, d), tol(D, d);
+    for (std::size_t j = 0; j < D; ++j)
+      for (std::size_t c = 0; c < d; ++c) ref(j, c) = convert<double>(R.ref(j, c)), tol(j, c) = convert<double>(R.tol(j, c));
+    auto judge = [&](std::size_t r, std::size_t c) {
+      const std::size_t j = r % D;
+      return Lr.within(ks[i], abs(convert<hp>(y(r, c)) - R.ref(j, c)), R.tol(j, c),
+                       "row " + std::to_string(r) + " of " + std::to_string(n) + " (pair " + std::to_string(j) +
+                           ") component " + std::to_string(c) + ": got " + to_decimal(y(r, c)) + ", reference " +
+                           ref::to_decimal(R.ref(j, c), 20),
+                       desc);
+    };
+    double worst = -1;
+    std::size_t wr = 0, wc = 0;
+    for (std::size_t r = 0; r < n; ++r)
+      for (std::size_t c = 0; c < d; ++c) {
+        const std::size_t j = r % D;
+        const double e = std::abs(double(y(r, c)) - ref(j, c));
+        if (!(e + 0x1p-52 * std::abs(ref(j, c)) <= 0.5 * tol(j, c))) {  // NaN and infinity included
+          if (judge(r, c)) continue;
+          Lr.diagnose(rows_outside(y, ref, tol, D));
+          return false;
+        }
+        if (e / tol(j, c) > worst) worst = e / tol(j, c), wr = r, wc = c;
+      }
+    return worst < 0 || judge(wr, wc);  // the worst entry, judged exactly
+  });
+  return Lr.finish();
+}
+
 template <class T>
 void laws_for(const check_run& cx, const rope_cfg& rc, std::vector<law_result>& out) {
   const std::size_t na = std::size_t(rc.c.n_axes), d = std::size_t(rc.c.head_dim);
@@ -386,6 +499,8 @@ void laws_for(const check_run& cx, const rope_cfg& rc, std::vector<law_result>& 
         return check_rows_vs_ref(Lr, k, R, "", desc);
       },
       /*diagnose=*/true));
+  // every row of a large batch, across tile boundaries
+  out.push_back(law_rows<T>(cx, rc));
   // identity at position 0 (FLUX: text tokens have ids (0, 0, 0))
   if (!tempered) out.push_back(simple_law<T>(
       cx, rc,
@@ -519,9 +634,7 @@ std::vector<law_result> rope_laws(const check_run& cx, json& sweep, json& diagno
   std::vector<law_result> out;
   sweep = json::array();
   diagnosis = json::array();
-  for (const auto& rc : !cx.rope_configs.empty() ? cx.rope_configs
-                        : cx.scaled_defaults       ? mutation_rope_configs()
-                                                   : rope_configs()) {
+  for (const auto& rc : rope_configs_of(cx)) {
     check_run gcx = cx;  // one unit: the configuration's laws, sweep and diagnosis (posverify/shard.h)
     gcx.group = cx.units->take();
     // a configuration of another shard is skipped; counting enumerates its laws (none runs)
@@ -558,5 +671,20 @@ std::vector<law_result> rope_laws(const check_run& cx, json& sweep, json& diagno
 
 // the RoPE laws, their sweep and diagnoses (laws.h)
 const law_group_registrar rope_laws_group(op::rope, 0, rope_laws);
+
+// the probe of declines.h: every configuration of the run, two rows at
+// positions 0 and 1 on every axis
+const probe_registrar rope_declines_probe(op::rope, [](const check_run& cx, pv_dtype t) {
+  return in_dtype(t, [&](auto zero) {
+    std::vector<call> v;
+    for (const auto& rc : rope_configs_of(cx)) {
+      const std::size_t na = std::size_t(rc.c.n_axes);
+      std::vector<double> pos(2 * na, 0.0);
+      for (std::size_t a = 0; a < na; ++a) pos[na + a] = 1;
+      v.push_back(rope_call(rc.c, probe_matrix<decltype(zero)>(2, std::size_t(rc.c.head_dim)), pos));
+    }
+    return v;
+  });
+});
 
 }  // namespace pv::blackbox

@@ -2,6 +2,7 @@
 // supports (split out of check.cpp).
 #include "blackbox/run.h"
 
+#include "blackbox/declines.h"
 #include "blackbox/law_run.h"
 #include "blackbox/laws.h"
 #include "sandbox/sandbox.h"
@@ -21,11 +22,16 @@ namespace {
 
 /// One pass over every law of cx.lib in cx's wire format: appends the laws,
 /// the sweep and the diagnosis to o.
-void run_in_format(const check_run& cx, run_output& o) {
+void run_in_format(const check_run& cx0, run_output& o) {
+  check_run cx = cx0;
+  if (!cx.units->count_only) cx.probed = probe_declarations(cx);  // declines.h
   json sweep = json::array(), diagnosis = json::array();
+  std::vector<law_result> laws;
   for (const law_group& g : law_groups())
     if (cx.lib.has(g.op))
-      for (auto& r : g.run(cx, sweep, diagnosis)) o.laws.push_back(std::move(r));
+      for (auto& r : g.run(cx, sweep, diagnosis)) laws.push_back(std::move(r));
+  judge_declines(laws, cx.probed.get());
+  for (auto& r : laws) o.laws.push_back(std::move(r));
   for (const auto& kv : sweep.items()) o.sweep.push(kv.second);
   for (const auto& kv : diagnosis.items()) o.diagnosis.push(kv.second);
 }

@@ -74,7 +74,9 @@ std::vector<shape_case> shape_cases(const check_run& cx) {
       {1, 1, 32, 32},    {4, 2, 64, 32},    {16, 15, 80, 48},  {17, 16, 96, 96},   {33, 17, 128, 64},
       {1, 31, 256, 48},  {4, 32, 32, 32},   {16, 33, 64, 32},  {17, 63, 80, 48},   {33, 64, 96, 96},
       {1, 65, 128, 64},  {4, 127, 256, 48}, {16, 128, 32, 32}, {17, 129, 64, 32},  {16, 255, 80, 48},
-      {1, 256, 96, 96},  {17, 257, 128, 64}};
+      {1, 256, 96, 96},  {17, 257, 128, 64},
+      // n_q past a block of 64 query rows by one: a prefill grid of floor(n_q / 64) blocks
+      {65, 64, 64, 64},  {129, 65, 96, 48},  {257, 127, 32, 32}};
   std::vector<shape_case> out;
   const auto& mixed = mixed_structures();
   auto add = [&](shape s) { out.push_back({s, mixed[out.size() % mixed.size()]}); };

@@ -4,10 +4,11 @@
 // of the entries of every case.
 //
 // Profiles (--profile):
-//   quick (default): 17 shapes, n_k on the tile boundaries 1, 2, 15, 16, 17,
-//     31, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 257; head dims 32, 64,
-//     80, 96, 128, 256; d_v != d in two shapes of three; n_q = 1 in four,
-//     n_q != n_k in all but 1x1; n_q n_k up to 4369. Each shape gets one input
+//   quick (default): 20 shapes, n_k on the tile boundaries 1, 2, 15, 16, 17,
+//     31, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 257; n_q = 65, 129 and
+//     257 (past a block of 64 query rows by one) in three; head dims 32, 64,
+//     80, 96, 128, 256; d_v != d in most; n_q = 1 in four, n_q != n_k in all
+//     but 1x1; n_q n_k up to 32639 (257 x 127). Each shape gets one input
 //     structure (structured_inputs.h) in turn: random, repeated tokens, all
 //     keys identical, padding, one dominant score, scores past exp's
 //     overflow, products near the dtype's overflow, tiny values.

@@ -132,6 +132,9 @@ cli::option_table check_options(check_args& a) {
        [&](const std::string& v) { set_process_option("--python-path", v, a.impl); }},
       {"--device", "DEV", "the device the Python server puts tensors on (e.g. cuda:0; default cpu)",
        [&](const std::string& v) { set_process_option("--device", v, a.impl); }},
+      {"--start-timeout-ms", "MS", "how long a server may take to start and answer HELLO, in all (default 120000); "
+       "a server that cannot be restarted within it is not tried again in the run",
+       [&](const std::string& v) { set_process_option("--start-timeout-ms", v, a.impl); }},
       {"--out", "DIR", "where the reports go (default reports/)", [&](const std::string& v) { a.out_dir = v; }},
       {"--cases", "N", "random cases per law (default 100)",
        [&](const std::string& v) { cx.cases = int(cases_option.parse(v)), a.cases_set = true; }},
@@ -171,7 +174,7 @@ cli::option_table check_options(check_args& a) {
        "unit roundoff (docs/check.md)",
        accuracy},
       {"--profile", "NAME",
-       "the shapes of attention.shapes: quick (default; 17 shapes on the tile boundaries of n_k, head dims "
+       "the shapes of attention.shapes: quick (default; 20 shapes on the tile boundaries of n_k and n_q = 65, 129, 257, head dims "
        "32-256, d != d_v, n_q = 1, random and structured inputs) or models (quick plus a decoding step "
        "1x4096, 256x2048 and one FLUX.1 head of 4608 tokens with its 3-axis RoPE per dtype); docs/check.md",
        [&](const std::string& v) {

@@ -73,6 +73,11 @@ enum class status {
 };
 const char* to_string(status s);
 
+/// The detail of an unsupported result posverify gives itself without calling
+/// the library: the call needs an operation, an ABI version or a capability
+/// the library does not declare. Not a decline of the library's.
+inline constexpr const char* kNotDeclared = "not called: it needs what the library does not declare";
+
 struct result {
   status st = status::not_run;
   int rc = 0;

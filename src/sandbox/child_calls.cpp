@@ -126,6 +126,7 @@ std::vector<unsigned char> call_guarded(const callee& f, const call& c, wire_hea
     h.st = static_cast<std::uint32_t>(status::ok);
   } else if (h.rc == 1) {
     h.st = static_cast<std::uint32_t>(status::unsupported);
+    if (declined) set_detail(h, kNotDeclared);
   } else {
     h.st = static_cast<std::uint32_t>(status::error_code);
     set_detail(h, "returned error code " + std::to_string(h.rc) +

@@ -17,6 +17,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 namespace pv::sandbox {
@@ -26,6 +27,7 @@ namespace {
 // --- the live children, for the signal handlers ---------------------------
 
 volatile std::sig_atomic_t g_live[8] = {};
+int g_subreaper_probe = 0;  ///< PR_GET_CHILD_SUBREAPER's answer
 
 void register_child(pid_t pid) {
   for (auto& s : g_live)
@@ -278,17 +280,79 @@ std::string size_text(std::uint64_t b) {
 void track_child_group(pid_t pid) { register_child(pid); }
 void untrack_child_group(pid_t pid) { unregister_child(pid); }
 
+namespace {
+
+/// The children of this process (of its main thread, which forks them all),
+/// from /proc/self/task/PID/children; at most `cap`. Async-signal-safe.
+int read_children(pid_t* out, int cap) {
+  char path[64] = "/proc/self/task/";
+  char digits[16];
+  int nd = 0;
+  for (long v = long(::getpid()); v > 0 && nd < 15; v /= 10) digits[nd++] = char('0' + v % 10);
+  std::size_t at = std::strlen(path);
+  while (nd > 0) path[at++] = digits[--nd];
+  std::memcpy(path + at, "/children", 10);
+  const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  char buf[4096];
+  int n = 0;
+  long cur = -1;
+  for (;;) {
+    const ssize_t got = ::read(fd, buf, sizeof buf);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;
+    for (ssize_t i = 0; i < got; ++i) {
+      if (buf[i] >= '0' && buf[i] <= '9') {
+        cur = (cur < 0 ? 0 : cur * 10) + (buf[i] - '0');
+      } else if (cur >= 0) {
+        if (n < cap) out[n++] = pid_t(cur);
+        cur = -1;
+      }
+    }
+  }
+  if (cur >= 0 && n < cap) out[n++] = pid_t(cur);
+  ::close(fd);
+  return n;
+}
+
+/// Kills every descendant left. posverify is a child subreaper
+/// (install_signal_handlers): a process that left the plugin's group
+/// (setsid, or setpgid into posverify's own group) becomes posverify's child
+/// when its parent dies, so that it ends here instead of outliving the run
+/// (and, say, rewriting the reports). Each round kills and reaps the
+/// children; their own children are re-parented here by then. Bounded: at
+/// most 64 rounds of 2 s. Async-signal-safe.
+void kill_descendants() {
+  pid_t kids[256];
+  for (int round = 0; round < 64; ++round) {
+    const int n = read_children(kids, 256);
+    if (n == 0) return;
+    for (int i = 0; i < n; ++i) ::kill(kids[i], SIGKILL);
+    for (int i = 0; i < n; ++i)
+      for (int tries = 0; tries < 200; ++tries) {  // 2 s: a process in uninterruptible sleep is left
+        const pid_t r = ::waitpid(kids[i], nullptr, WNOHANG);
+        if (r != 0) break;
+        timespec ts{0, 10 * 1000 * 1000};
+        ::nanosleep(&ts, nullptr);
+      }
+  }
+}
+
+}  // namespace
+
 void kill_live_children() {
   for (auto& s : g_live) {
     const pid_t p = s;
     if (p > 0) ::kill(-p, SIGKILL);
   }
+  if (::prctl(PR_GET_CHILD_SUBREAPER, &g_subreaper_probe) == 0 && g_subreaper_probe) kill_descendants();
 }
 
 void install_signal_handlers() {
   static bool done = false;
   if (done) return;
   done = true;
+  ::prctl(PR_SET_CHILD_SUBREAPER, 1);
   struct sigaction sa{};
   sa.sa_handler = on_terminating_signal;
   for (int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) ::sigaction(s, &sa, nullptr);

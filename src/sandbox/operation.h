@@ -24,6 +24,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <string>
 #include <vector>
 
 namespace pv::sandbox {
@@ -100,6 +101,13 @@ struct operation {
   int (*invoke)(const pv_impl&, const invocation&) = nullptr;
   /// Multiply-adds of a call (the per-call time limit grows with it).
   double (*work)(const call&) = nullptr;
+  /// What of a call, besides its dtype, a kernel may decline on: the
+  /// configuration it asks for (the RoPE configuration struct, the
+  /// sinusoid's base), as text. Sizes, positions and values never are: a
+  /// kernel's declines are a function of the dtype and this
+  /// (blackbox/declines.h). Null: of the dtype alone (attention, and attend,
+  /// whose configurations a plugin declares as capabilities instead).
+  std::string (*configuration)(const call&) = nullptr;
   /// The ABI version a call needs (1 when null): a plugin declaring less is
   /// never called with it, the call is "unsupported".
   std::uint32_t (*needs)(const call&) = nullptr;

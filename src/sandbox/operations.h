@@ -10,17 +10,52 @@
 // the pipe) and request type k + 2 on the pipe.
 #pragma once
 
+#include "core/seeded.h"
 #include "sandbox/call.h"
 #include "sandbox/operation.h"
 
 #include <cstddef>
+#include <cstdio>
 #include <cstring>
+#include <string>
 #include <algorithm>
 #include <vector>
 
 namespace pv::sandbox {
 
 enum class op : std::uint8_t { attention, rope, sinusoid, attend };
+
+/// The text of a row's `configuration` (operation.h).
+namespace row_text {
+
+/// The bytes of a configuration struct as 16 hex digits (FNV-1a).
+inline std::string digest(const std::vector<unsigned char>& b) {
+  char t[17];
+  std::snprintf(t, sizeof t, "%016llx",
+                static_cast<unsigned long long>(fnv1a({reinterpret_cast<const char*>(b.data()), b.size()})));
+  return t;
+}
+
+/// A double, losslessly.
+inline std::string exact(double v) {
+  char t[32];
+  std::snprintf(t, sizeof t, "%.17g", v);
+  return t;
+}
+
+/// A RoPE configuration: its main members, then a digest of every byte
+/// (scaling, M-RoPE), which alone tells two configurations apart.
+inline std::string rope_configuration(const call& c) {
+  pv_rope_config r{};
+  const auto& b = c.input(0);
+  std::memcpy(&r, b.data(), std::min(b.size(), sizeof r));
+  std::string t = "configuration head_dim " + std::to_string(r.head_dim) + ", axes ";
+  for (int a = 0; a < r.n_axes && a < 4; ++a) t += (a ? "+" : "") + std::to_string(r.axes_dim[a]);
+  return t + ", theta " + exact(r.theta) + (r.pairing == PV_PAIRS_HALVES ? ", halves" : ", adjacent") +
+         (r.mrope ? ", M-RoPE" : "") + (r.scaling.kind ? ", scaled" : "") + " (bytes " + digest(b) + ")";
+}
+
+}  // namespace row_text
 
 namespace attend_row {
 
@@ -124,6 +159,7 @@ inline const std::vector<operation>& operations() {
             return f.rope(a.t, a.p<const pv_rope_config>(0), a.p<const double>(1), a.i(0), a.p(2));
           },
           .work = [](const call& c) { return double(c.dim("n")) * double(c.dim("head_dim")); },
+          .configuration = row_text::rope_configuration,
           // partial rotary, M-RoPE, scaled speeds: version 3 (pv_rope_config_version)
           .needs = [](const call& c) {
             return std::uint32_t(pv_rope_config_version(reinterpret_cast<const pv_rope_config*>(c.input(0).data())));
@@ -142,6 +178,7 @@ inline const std::vector<operation>& operations() {
             return f.sinusoid(a.t, a.i(1), a.f(2), a.p<const double>(0), a.i(0), a.p(1));
           },
           .work = [](const call& c) { return double(c.dim("n")) * double(c.dim("d")); },
+          .configuration = [](const call& c) { return "base " + row_text::exact(c.scalars[2].f); },
       },
       {
           // version 4: attention over a problem description (pv_attention_problem):

@@ -5,6 +5,7 @@
 #include "core/input.h"
 #include "core/text.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -24,9 +25,6 @@
 namespace pv::sandbox {
 namespace {
 
-/// How long a server may take to start and answer HELLO (importing torch
-/// alone takes 6-10 s on a loaded 2-core machine).
-constexpr int kStartupMs = 120000;
 /// The exit status of a child whose server ended, or answered garbage, during a call.
 constexpr int kExitServerLost = 121;
 
@@ -40,6 +38,9 @@ struct server_state {
   pid_t pid = -1;
   int to = -1, from = -1, err = -1;  ///< its stdin (write end), stdout, stderr (read ends)
   bool dirty = false;                ///< a batch ended badly: restart before the next
+  /// A restart of this spec failed: it is not tried again in this run (a
+  /// server that hangs on every restart would cost the start limit per batch).
+  std::string given_up;
   std::string name, accuracy;
   std::uint8_t provides = 0;
   std::string failure;  ///< why it could not be (re)started ("" when it runs)
@@ -122,14 +123,25 @@ struct answer {
 /// Reads one answer frame; "" or what went wrong.
 std::string read_frame(int from, int err, answer& a, int sink_fd, std::string* sink, long deadline_ms,
                        std::size_t max_len) {
+  // one deadline for the whole frame, however it is cut into writes
+  const auto t0 = std::chrono::steady_clock::now();
+  auto left = [&]() -> long {
+    if (deadline_ms < 0) return -1;
+    const long spent = long(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                std::chrono::steady_clock::now() - t0).count());
+    return std::max(0L, deadline_ms - spent);
+  };
+  auto late = [&](std::string e) {
+    return e.rfind("no answer within", 0) == 0 ? "no answer within " + std::to_string(deadline_ms) + " ms" : e;
+  };
   std::uint32_t len = 0;
-  std::string e = read_answer(from, err, reinterpret_cast<char*>(&len), 4, sink_fd, sink, deadline_ms);
-  if (!e.empty()) return e;
+  std::string e = read_answer(from, err, reinterpret_cast<char*>(&len), 4, sink_fd, sink, left());
+  if (!e.empty()) return late(e);
   if (len < 6 || len > max_len)
     return "its answer announces " + std::to_string(len) + " bytes (expected 6 to " + std::to_string(max_len) + ")";
   std::string body(len, '\0');
-  e = read_answer(from, err, body.data(), len, sink_fd, sink, deadline_ms);
-  if (!e.empty()) return e;
+  e = read_answer(from, err, body.data(), len, sink_fd, sink, left());
+  if (!e.empty()) return late(e);
   a.status = std::uint8_t(body[0]);
   a.written = std::uint8_t(body[1]);
   std::uint32_t tl;
@@ -235,7 +247,7 @@ std::string start_server(const std::string& spec, const runner_options& o) {
   std::string said;
   answer a;
   std::string e = write_all(s.to, f.data(), f.size()) ? "" : std::string("write: ") + std::strerror(errno);
-  if (e.empty()) e = read_frame(s.from, s.err, a, -1, &said, kStartupMs, 1 << 20);
+  if (e.empty()) e = read_frame(s.from, s.err, a, -1, &said, po.start_ms, 1 << 20);
   if (e.empty() && a.status != kOk) e = "it refused HELLO: " + a.text;
   if (e.empty()) {
     const std::string& p = a.payload;
@@ -277,10 +289,11 @@ std::string g_said;  ///< the server's recent stderr (for the line that says why
 /// Sends one request and waits for its answer; a server that ends or answers
 /// garbage ends this child (a crash finding, with the server's stderr).
 answer forward(const writer& w, std::size_t out_bytes) {
-  if (g_to < 0) {
+  if (g_to < 0) {  // said on the child's stderr, so that the call's finding quotes it
     answer a;
     a.status = kError;
-    a.text = "the server is not running: " + g_server.failure;
+    a.text = "posverify: the server is not running: " + g_server.failure + "\n";
+    (void)!::write(2, a.text.data(), a.text.size());
     return a;
   }
   const std::string f = w.frame();
@@ -344,6 +357,7 @@ void set_process_option(const std::string& flag, const std::string& v, std::stri
   else if (flag == "--python") po.python = v;
   else if (flag == "--python-path") po.python_path = v;
   else if (flag == "--device") po.device = v;
+  else if (flag == "--start-timeout-ms") po.start_ms = long(parse_u64(flag, v, 1, 3600000));
   else throw pv::usage_error("unknown adapter option '" + flag + "'");
   if (flag != "--impl-cmd") po.given_flags += " " + flag + " " + text::shell_quote(v);
 }
@@ -388,8 +402,10 @@ void ensure_server(const impl_info& lib, const runner_options& o) {
     drain(s.err, -1, nullptr);  // anything it said between batches
     return;
   }
+  if (s.given_up == lib.path) return;  // each call is answered with the failure (forward)
   if (start_server(lib.path, o).empty()) return;
-  // each call is answered with the failure (forward)
+  s.given_up = lib.path;
+  s.failure = "it could not be restarted (" + s.failure + "); posverify does not try again in this run";
 }
 
 void server_after_fatal(const impl_info& lib) {

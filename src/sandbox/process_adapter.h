@@ -36,6 +36,10 @@ struct process_options {
   std::string python_path;  ///< prepended to PYTHONPATH (--python-path)
   std::string device;       ///< POSVERIFY_DEVICE for the server (--device), e.g. cuda:0
   std::string given_flags;  ///< the options as given, for replay commands
+  /// How long a server may take to start and answer HELLO, in all
+  /// (--start-timeout-ms; importing torch alone takes 6-10 s on a loaded
+  /// 2-core machine).
+  long start_ms = 120000;
 };
 process_options& process_settings();
 
@@ -43,7 +47,7 @@ process_options& process_settings();
 bool is_process_spec(const std::string& spec);
 
 /// Applies the adapter's option `flag` (--impl-cmd, --python, --python-path,
-/// --device) with value `v` (check's option table); --impl-cmd sets `impl` to
+/// --device, --start-timeout-ms) with value `v` (check's option table); --impl-cmd sets `impl` to
 /// "cmd:COMMAND". Throws pv::usage_error for an empty value.
 void set_process_option(const std::string& flag, const std::string& v, std::string& impl);
 

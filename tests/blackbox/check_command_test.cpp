@@ -209,7 +209,8 @@ TEST(CheckAccuracy, PositionsInBfloat16CaughtUnderBfloat16Class) {
 // A rotation law holds for every rotation, so a multi-section RoPE
 // whose ladder differs from the requested one (one ladder over the whole head)
 // passes composition, shift invariance and the per-axis laws, and fails only
-// the laws that compare with the requested configuration.
+// the laws that compare with the requested configuration (rope.reference,
+// rope.rows, flux.nonsquare_grid).
 TEST(CheckPanel, RotationLawsJudgeTheKernelsOwnSpeeds) {
   const std::string dir = out_dir("other-ladder");
   auto r = run("check --impl " + mutant("flux_ladder_not_reset") + " --law rope --cases 25 --max-position 131072 --out " + dir);
@@ -220,7 +221,9 @@ TEST(CheckPanel, RotationLawsJudgeTheKernelsOwnSpeeds) {
     const auto& l = kv.second;
     const std::string base = l.find("id")->as_string().substr(0, l.find("id")->as_string().find('['));
     const auto verdict = pv::parse_verdict(l.find("verdict")->as_string());
-    if (base == "rope.reference" || base == "flux.nonsquare_grid" || verdict == pv::verdict::unsupported) continue;
+    if (base == "rope.reference" || base == "rope.rows" || base == "flux.nonsquare_grid" ||
+        verdict == pv::verdict::unsupported)
+      continue;
     const auto* f = l.find("finding");
     EXPECT_EQ(verdict, pv::verdict::passed) << l.find("id")->as_string() << ": " << (f && !f->is_null() ? f->as_string() : "");
     ++rotation_laws_passed;
@@ -330,10 +333,10 @@ TEST(CheckMutation, EveryMutantIsCaught) {
   // every law has teeth: some mutant fails it
   for (const char* law :
        {"attention.reference", "attention.permutation_equivariance", "attention.key_value_permutation",
-        "attention.convex_hull", "attention.score_shift", "rope.reference", "rope.identity_at_zero",
+        "attention.convex_hull", "attention.score_shift", "rope.reference", "rope.rows", "rope.identity_at_zero",
         "rope.norm_preservation", "rope.shift_invariance", "rope.composition", "rope.attention_translation_invariance",
         "flux.text_identity", "flux.per_axis_shift", "flux.same_row_col",
-        "flux.nonsquare_grid", "sinusoid.reference", "sinusoid.linear_shift", "attention.shapes",
+        "flux.nonsquare_grid", "sinusoid.reference", "sinusoid.linear_shift", "sinusoid.rows", "attention.shapes",
         "attend.reference", "attend.support", "attend.gqa_repeat", "attend.causal_prefix", "attend.decode_rows",
         "attend.padding"})
     EXPECT_TRUE(all_failed.count(law)) << law << " caught no mutant";
@@ -353,6 +356,9 @@ TEST(CheckMutation, EveryMutantIsCaught) {
       {"size_partial_tile", "attention.shapes"},
       {"size_no_rescale", "attention.shapes"},
       {"size_split_weights", "attention.shapes"},
+      {"size_prefill_grid", "attention.shapes"},
+      {"rope_tail_unrotated", "rope.rows"},
+      {"sin_tail_arange", "sinusoid.rows"},
       {"attend_causal_top_left", "attend.decode_rows"},
       {"attend_window_plus_one", "attend.support"},
       {"attend_gqa_tile", "attend.gqa_repeat"},

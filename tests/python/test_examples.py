@@ -157,6 +157,49 @@ def test_adapter_impl_cmd():
     assert ok_line("attention.reference[float32]") in r.stdout
 
 
+def run_cmd_server(script, *extra):
+    """posverify check --impl-cmd on a shell script (written to a file)."""
+    d = tempfile.mkdtemp()
+    path = os.path.join(d, "server.sh")
+    with open(path, "w") as f:
+        f.write(script)
+    cmd = [POSVERIFY, "check", "--impl-cmd", "sh " + path, "--out", os.path.join(d, "out"), *extra]
+    env = dict(os.environ, PYTHONPATH=HERE + ":" + os.environ.get("PYTHONPATH", ""), SERVER_DIR=d)
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=300, env=env)
+    sys.stdout.write(r.stdout)
+    sys.stderr.write(r.stderr)
+    return r, d
+
+
+def test_adapter_hello_dripped_in_two_writes_gets_one_start_limit():
+    """The start limit holds for the whole HELLO answer: its length after 1.2 s
+    and the rest 1.2 s later do not each get the 2 s limit (they did, and the
+    HELLO was read)."""
+    r, _ = run_cmd_server("sleep 1.2; printf '\\006\\000\\000\\000'; sleep 1.2; "
+                          "printf '\\000\\000\\000\\000\\000\\000'; sleep 5\n",
+                          "--start-timeout-ms", "2000")
+    assert r.returncode == 2, r.stderr
+    assert "no answer within 2000 ms" in r.stderr
+
+
+def test_adapter_server_that_hangs_on_restart_is_restarted_once():
+    """A server that crashes on a call and then hangs at every start was
+    restarted before every batch, each costing the start limit (hours at the
+    default); now one failed restart ends the tries, and each remaining call
+    says why."""
+    r, d = run_cmd_server(
+        'echo start >> "$SERVER_DIR/starts"\n'
+        'if [ -e "$SERVER_DIR/started" ]; then exec sleep 600; fi\n'
+        'touch "$SERVER_DIR/started"\n'
+        'exec "%s" -u -m posverify.server hostile_kernels:CrashesOnFloat32\n' % sys.executable,
+        "--start-timeout-ms", "3000", "--law", "attention", "--cases", "4")
+    assert r.returncode == 1, r.stderr
+    with open(os.path.join(d, "starts")) as f:
+        assert f.read().count("start") == 2
+    assert "could not be restarted" in r.stdout
+    assert "posverify does not try again in this run" in r.stdout
+
+
 def test_adapter_scaled_rope_is_unsupported_not_sent_as_plain():
     """Protocol version 1 carries no RoPE scaling: a scaled configuration is
     unsupported for a server, never sent as the plain one (which a correct

@@ -183,6 +183,19 @@ TEST(CheckHostile, ForkedProcessesDieWithTheRun) {
   EXPECT_TRUE(survivors(all).empty()) << survivors(all).size() << " forked processes outlived posverify";
 }
 
+// A daemon in a session of its own and a process in posverify's own group
+// left the plugin's group, which is what posverify kills: they outlived the
+// run. posverify is a child subreaper and kills every descendant at exit.
+TEST(CheckHostile, ProcessesThatLeaveThePluginsGroupDieWithTheRun) {
+  const std::string pids = pidfile("escapes");
+  auto o = run_on("escapes", 3, {}, pids);
+  ASSERT_TRUE(o.returned) << o.out;
+  EXPECT_EQ(o.code, 0) << o.out;
+  const auto all = pids_in(pids);
+  EXPECT_GE(all.size(), 12u) << "two escapees per call (3 cases, 2 dtypes)";
+  EXPECT_TRUE(survivors(all).empty()) << survivors(all).size() << " escaped processes outlived posverify";
+}
+
 TEST(CheckHostile, ACrashIsACrashEvenWhenAGrandchildHoldsThePipe) {
   const std::string pids = pidfile("grandchild");
   auto o = run_on("grandchild_crash", 5, {"--timeout-ms", "30000"}, pids);
@@ -290,14 +303,63 @@ TEST(CheckHostile, DecliningAlmostEveryCaseIsInsufficient) {
   EXPECT_EQ(o.code, 1) << o.out;
   EXPECT_HAS(o.out, "insufficient");
   EXPECT_HAS(o.out, "declined");
-  EXPECT_HAS(o.out, "--min-cases asks for 10");
   const std::string md = slurp(out_dir("declines") + "/hostile-declines.md");
   EXPECT_HAS(md, "**insufficient**");
   EXPECT_HAS(md, "declined)");
-  // the same run with --min-cases 1 passes: the verdict comes from the count
+  // --min-cases 1 does not let it pass: it ran attention() on float64 in
+  // other cases of the law, so its declines depend on the data (declines.h)
   auto lax = run_on("declines", 40, {"--min-cases", "1"});
-  EXPECT_EQ(lax.code, 0) << lax.out;
-  EXPECT_HAS(lax.out, "declined");
+  EXPECT_EQ(lax.code, 1) << lax.out;
+  EXPECT_HAS(lax.out, "insufficient");
+  EXPECT_HAS(lax.out, "calls of attention() on float64 (returned 1), yet ran calls of that dtype and configuration "
+                      "in other cases of this law");
+}
+
+// Declining a configuration (the sinusoid's base) is lawful: the cases of
+// the base it runs pass, counted against --min-cases.
+TEST(CheckHostile, DecliningAConfigurationPassesOnTheRestUpToMinCases) {
+  const std::vector<std::string> a = {"--impl", hostile("declines_bases"), "--law", "sinusoid.reference", "--cases",
+                                      "40", "--out", out_dir("declines_bases")};
+  auto o = run(a);
+  ASSERT_TRUE(o.returned) << o.out;
+  EXPECT_EQ(o.code, 0) << o.out;
+  EXPECT_HAS(o.out, "sinusoid.reference[float64]  (passed");
+  EXPECT_HAS(o.out, " declined)");
+  auto a2 = a;
+  a2.insert(a2.end(), {"--min-cases", "39"});
+  auto strict = run(a2);
+  EXPECT_EQ(strict.code, 1) << strict.out;
+  EXPECT_HAS(strict.out, "--min-cases asks for 39");
+}
+
+// An attention that drops every key past 16 and declines d > 16 declines the
+// whole of attention.shapes; the probe ran attention() on float64 at d = 4,
+// so the law is insufficient rather than unsupported (it passed, exit 0).
+TEST(CheckHostile, DecliningEveryLargeHeadIsInsufficientThroughTheProbe) {
+  auto o = run({"--impl", hostile("declines_wide_heads"), "--law", "attention.shapes", "--out",
+                out_dir("declines_wide_heads")});
+  ASSERT_TRUE(o.returned) << o.out;
+  EXPECT_EQ(o.code, 1) << o.out;
+  EXPECT_HAS(o.out, "attention.shapes[float64]  (insufficient, 0 cases");
+  EXPECT_HAS(o.out, "yet ran calls of that dtype and configuration in the probe");
+  EXPECT_EQ(o.out.find("(passed"), std::string::npos) << o.out;
+}
+
+// A RoPE declining every position >= 4096 under --max-position 8192 had
+// about half its cases declined and passed with the rest (exit 0): a
+// position is not a configuration.
+TEST(CheckHostile, DecliningFarPositionsIsInsufficient) {
+  auto o = run({"--impl", hostile("declines_far_positions"), "--law", "rope.reference[text", "--cases", "20",
+                "--max-position", "8192", "--out", out_dir("declines_far_positions")});
+  ASSERT_TRUE(o.returned) << o.out;
+  EXPECT_EQ(o.code, 1) << o.out;
+  EXPECT_HAS(o.out, "rope.reference[text-halves-64/float64]  (insufficient");
+  EXPECT_HAS(o.out, "calls of rope() on float64, configuration head_dim 64, axes 64, theta 10000, halves");
+  EXPECT_EQ(o.out.find("(passed"), std::string::npos) << o.out;
+  // below 4096 nothing is declined, and it passes
+  auto near = run({"--impl", hostile("declines_far_positions"), "--law", "rope.reference[text", "--cases", "20",
+                   "--max-position", "4095", "--out", out_dir("declines_far_positions")});
+  EXPECT_EQ(near.code, 0) << near.out;
 }
 
 // --- item 7: text from the plugin ---------------------------------------------

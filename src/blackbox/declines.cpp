@@ -1,0 +1,123 @@
+#include "blackbox/declines.h"
+
+#include "sandbox/half_formats.h"
+
+#include <cstring>
+#include <map>
+#include <utility>
+
+namespace pv::blackbox {
+
+namespace {
+
+const char* dtype_text(pv_dtype t) {
+  switch (t) {
+    case PV_F32: return "float32";
+    case PV_F64: return "float64";
+    case PV_F16: return "float16";
+    case PV_BF16: return "bfloat16";
+  }
+  return "an unknown dtype";
+}
+
+std::vector<std::pair<sandbox::op, probe_fn>>& probes() {
+  static std::vector<std::pair<sandbox::op, probe_fn>> v;
+  return v;
+}
+
+/// float32 bytes -> 16-bit values of dtype t (rounded to nearest even), and back.
+std::vector<unsigned char> narrow(const std::vector<unsigned char>& b, pv_dtype t) {
+  std::vector<unsigned char> r(b.size() / 2);
+  for (std::size_t i = 0; i + 4 <= b.size(); i += 4) {
+    float f;
+    std::memcpy(&f, b.data() + i, 4);
+    const std::uint16_t h = sandbox::to_16bit(t, f);
+    std::memcpy(r.data() + i / 2, &h, 2);
+  }
+  return r;
+}
+
+std::vector<unsigned char> widen(const std::vector<unsigned char>& b, pv_dtype t) {
+  std::vector<unsigned char> r(b.size() * 2);
+  for (std::size_t i = 0; i + 2 <= b.size(); i += 2) {
+    std::uint16_t h;
+    std::memcpy(&h, b.data() + i, 2);
+    const float f = static_cast<float>(sandbox::from_16bit(t, h));
+    std::memcpy(r.data() + 2 * i, &f, 4);
+  }
+  return r;
+}
+
+}  // namespace
+
+std::string declaration_of(const call& c) {
+  const auto& row = c.row();
+  std::string d = std::string(row.name) + "() on " + dtype_text(c.t);
+  if (row.configuration) d += ", " + row.configuration(c);
+  return d;
+}
+
+probe_registrar::probe_registrar(sandbox::op op, probe_fn make) { probes().emplace_back(op, make); }
+
+std::vector<result> send(const check_run& cx, std::vector<call> calls) {
+  const bool wire = cx.wire != PV_F32;
+  if (wire)  // the float32 law's buffers travel as 16-bit values
+    for (auto& c : calls)
+      if (c.t == PV_F32) {
+        c.t = cx.wire;
+        const auto& bufs = c.row().buffers;
+        for (std::size_t k = 0; k < c.in.size(); ++k)
+          if (bufs[k].type == sandbox::elem::dtype) c.in[k] = narrow(c.in[k], c.t);
+      }
+  auto res = run_batch(cx.lib, calls, cx.ro);
+  for (std::size_t i = 0; i < res.size() && i < calls.size(); ++i)
+    if (wire && calls[i].t == cx.wire) res[i].out = widen(res[i].out, cx.wire);
+  return res;
+}
+
+std::shared_ptr<const std::set<std::string>> probe_declarations(const check_run& cx) {
+  std::vector<call> calls;
+  for (const auto& [op, make] : probes()) {
+    if (!cx.lib.has(op)) continue;
+    for (pv_dtype t : {PV_F32, PV_F64}) {
+      if (t == PV_F64 && cx.float_only) continue;
+      for (auto& c : make(cx, t)) calls.push_back(std::move(c));
+    }
+  }
+  auto ran = std::make_shared<std::set<std::string>>();
+  if (calls.empty()) return ran;
+  const auto res = send(cx, calls);
+  for (std::size_t i = 0; i < res.size() && i < calls.size(); ++i) {
+    if (res[i].st == status::unsupported || res[i].st == status::not_run) continue;
+    call sent = calls[i];
+    if (cx.wire != PV_F32 && sent.t == PV_F32) sent.t = cx.wire;
+    ran->insert(declaration_of(sent));
+  }
+  return ran;
+}
+
+void judge_declines(std::vector<law_result>& laws, const std::set<std::string>* probed) {
+  std::map<std::string, std::size_t> first_ran;  // a declaration -> the first law that ran it
+  for (std::size_t i = 0; i < laws.size(); ++i)
+    for (const auto& d : laws[i].ran) first_ran.emplace(d, i);
+  for (std::size_t i = 0; i < laws.size(); ++i) {
+    law_result& r = laws[i];
+    if (r.verdict == verdict::failed) continue;
+    for (const auto& [d, n] : r.declined) {
+      std::string where;
+      if (r.ran.count(d)) where = "in other cases of this law";
+      else if (probed && probed->count(d)) where = "in the probe";
+      else if (auto it = first_ran.find(d); it != first_ran.end()) where = "in " + laws[it->second].id;
+      else continue;
+      r.verdict = verdict::insufficient;
+      r.finding = std::to_string(r.cases) + " cases evaluated; the library declined " + std::to_string(n) +
+                  (n == 1 ? " call" : " calls") + " of " + d + " (returned 1), yet ran calls of that dtype and "
+                  "configuration " + where +
+                  ": a kernel may decline a dtype or a configuration, never particular values, sizes, positions "
+                  "or layouts, nor one law (docs/check.md, \"Declines\")";
+      break;
+    }
+  }
+}
+
+}  // namespace pv::blackbox
