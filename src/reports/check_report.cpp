@@ -57,6 +57,9 @@ json report_json(const check_run& cx, const run_output& o, const json& regressio
   opt.set("memory_limit_bytes", json::integer(static_cast<long>(cx.ro.memory_limit)));
   opt.set("min_cases", json::integer(cx.min_cases));
   opt.set("accuracy", json::string(cx.accuracy.name.empty() ? "dtype" : cx.accuracy.name));
+  // --law: the laws asked for (a shard of such a run lacks the others, and
+  // merge knows it; shards of different --law are not one run)
+  if (!cx.only_law.empty()) opt.set("law", json::string(cx.only_law));
   j.set("options", opt);
   std::map<std::string, int> count;
   for (const auto& r : o.laws) count[to_string(r.verdict)]++;
