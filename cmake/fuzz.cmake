@@ -36,7 +36,10 @@ if(POSVERIFY_FUZZ)
     src/reports/consistency.cpp
     src/reports/check_merge.cpp
     src/reports/check_report.cpp
-    src/reports/claims_report.cpp)
+    src/reports/claims_report.cpp
+    src/sandbox/call.cpp
+    src/sandbox/operation.cpp
+    src/sandbox/size_text.cpp)
   # the stages' include folders (cmake/stages.cmake) and the plugin header
   set(_stage_dirs "")
   foreach(s core reference numerics laws sandbox properties blackbox claims budgets mutation reports cli)

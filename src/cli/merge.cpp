@@ -19,8 +19,9 @@ std::string usage() {
          "Joins the JSON reports of the shards of one run (check --shard K/N, verify --shard K/N,\n"
          "or GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS) into the report the whole run writes: OUT.json\n"
          "and OUT.md when OUT ends in .json, else OUT/<the shards' file name>. Refuses shards of\n"
-         "different runs (seed, options, version, implementation), a shard given twice and a\n"
-         "missing shard.\n"
+         "different runs (seed, options, version, implementation), a shard given twice, a\n"
+         "missing shard, a report that contradicts itself (a verdict against its own finding,\n"
+         "counterexample or worst case; a summary against its laws) and a unit without its records.\n"
          "\n" +
          options_help({{"--out", "OUT", "the merged report (a .json file, or a folder)", nullptr},
                        {"--junit", "FILE", "also write the merged result as JUnit XML", nullptr}}) +

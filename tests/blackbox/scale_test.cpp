@@ -250,13 +250,21 @@ TEST(CheckShardMerge, RefusesAUnitWithoutItsLaw) {
   write(s.first, forged(s1, f, {}, /*drop=*/true));
   expect_refused(base, s, s.first + ": shard 1/2: unit " + std::to_string(unit) +
                               " has no record in \"laws\" (shard.entries): a shard holds every record of its units");
-  // the law alone removed: the shard record still lists its unit
+  // the law alone removed: the summary still counts it
   pv::json r = pv::json::parse(s1), laws = pv::json::array();
   for (std::size_t k = 0; k < r.find("laws")->size(); ++k)
     if (k != f) laws.push(r.find("laws")->items()[k].second);
   r.set("laws", laws);
   write(s.first, r.dump());
-  expect_refused(base, s, s.first + ": the shard record lists");
+  expect_refused(base, s, s.first + ": summary.failed: 2, but 1 laws listed are failed");
+  // ... and the summary recounted: the shard record still lists its unit
+  std::map<std::string, long> count;
+  for (const auto& kv : laws.items()) ++count[kv.second.find("verdict")->as_string()];
+  pv::json sum = pv::json::object();
+  for (const auto& [v, n] : count) sum.set(v, pv::json::integer(n));
+  r.set("summary", sum);
+  write(s.first, r.dump());
+  expect_refused(base, s, s.first + ": the shard record lists ");
 }
 
 /// Parses a JUnit file with Python's XML parser (/usr/bin/python3) and
