@@ -32,8 +32,10 @@ void check_records(const json& shard, const std::string& file) {
   if (shard.find("laws")) {  // a check report's
     json_read::seed_of(shard, file);
     check_consistent_check_report(shard, file);
+    (void)markdown_of_json(shard);  // every entry its Markdown reads (sweep rows, shapes) is there
   } else {
     check_consistent_verify_report(shard, file);
+    (void)report_of_json(shard, file + ": ");
   }
 }
 

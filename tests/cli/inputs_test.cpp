@@ -134,6 +134,21 @@ TEST(MergeInput, APrecisionOutOfRangeIsRefused) {
   }
 }
 
+TEST(MergeInput, AReportEntryMissingAFieldIsAnErrorNotACrash) {
+  // found by fuzz_merge (fuzz/corpus/merge/sweep_row_key_garbled.json): a
+  // sweep row whose key is garbled was read through a null pointer
+  const std::string d = scratch("merge-sweep-row");
+  std::string whole = shard_report("\"1\"", "null");
+  whole.replace(whole.find(", \"shard\": null"), 15, "");
+  whole.replace(whole.find("\"sweep\": []"), 11,
+                R"("sweep": [{"config": "c", "dtype": "float32", "rows": [{"position": 1, "max_eror": 0.5,
+                "error_over_tolerance": 0.1, "error_over_tolerance_at_max_position": 0.1}]}])");
+  std::ofstream(d + "/a.json") << whole;
+  auto r = run_posverify("merge " + d + "/out " + d + "/a.json");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find(d + "/a.json: sweep[0].rows[0]: no \"max_error\""), std::string::npos) << r.out;
+}
+
 TEST(MergeInput, DevicesAndFifosAreRefusedNotReadForever) {
   const std::string d = scratch("merge-fifo");
   const std::string fifo = d + "/shard.fifo";
