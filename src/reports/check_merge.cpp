@@ -4,6 +4,7 @@
 // shards merged give the single run's Markdown byte for byte.
 #include "reports/check_report.h"
 #include "core/json_read.h"
+#include "core/record_fields.h"
 #include "numerics/scalar.h"
 
 #include <cmath>
@@ -33,7 +34,8 @@ std::string markdown_of_json(const json& j) {
   if ((mp.type() != json::kind::number && mp.type() != json::kind::integer) || mp_text.empty() ||
       end != mp_text.c_str() + mp_text.size() || !std::isfinite(cx.max_position))
     throw std::runtime_error("the check report's options.max_position: expected a finite number, got " +
-                             (mp.type() == json::kind::string ? "\"" + mp_text.substr(0, 40) + "\"" : mp.dump()));
+                             (mp.type() == json::kind::string ? "\"" + mp_text.substr(0, 40) + "\""
+                                                                : std::string(fields::kind_name(mp.type()))));
   cx.ro.timeout_ms = int(need(opt, "timeout_ms").as_integer());
   cx.ro.memory_limit = std::uint64_t(need(opt, "memory_limit_bytes").as_integer());
   cx.min_cases = int(need(opt, "min_cases").as_integer());

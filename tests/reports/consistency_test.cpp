@@ -88,6 +88,8 @@ TEST(ReportConsistency, AVerdictRelabelledIsNamedWithItsField) {
 TEST(ReportConsistency, SummaryDiagnosisAndIdsAgreeWithTheLaws) {
   EXPECT_EQ(refusal(report(pass + ", " + fail, R"({"failed": 0, "passed": 2})")),
             "s.json: summary.failed: 0, but 1 laws listed are failed: the report contradicts itself");
+  EXPECT_EQ(refusal(report("", R"({"failed": 3})")),
+            "s.json: summary.failed: 3, but 0 laws listed are failed: the report contradicts itself");
   EXPECT_EQ(refusal(report(pass + ", " + fail, R"({"passed": 1})")),
             "s.json: summary.failed: missing, but 1 laws listed are failed: the report contradicts itself");
   EXPECT_EQ(refusal(report(pass, R"({"passed": 1})", R"([{"config": "c"}])")),
