@@ -1,6 +1,6 @@
 # libFuzzer targets for the inputs posverify reads (fuzz/): the JSON reader and
-# the baseline validator, the replay decoder, --rope-config and the option
-# parser. A separate build, because libFuzzer needs clang:
+# the baseline validator, the replay decoder, --rope-config, the option
+# parser, the HTML page of a check report and merge's reading of shards. A separate build, because libFuzzer needs clang:
 #   cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang \
 #         -DPOSVERIFY_FUZZ=ON -DPOSVERIFY_BUILD_TESTS=OFF
 #   cmake --build build-fuzz --target posverify_fuzzers && ctest --test-dir build-fuzz -L fuzz
@@ -29,7 +29,17 @@ if(POSVERIFY_FUZZ)
     src/cli/options.cpp
     src/blackbox/baseline.cpp
     src/blackbox/rope_config.cpp
-    src/properties/reproduce.cpp)
+    src/properties/reproduce.cpp
+    src/reports/html.cpp
+    src/reports/html_check.cpp
+    src/reports/merge_reports.cpp
+    src/reports/consistency.cpp
+    src/reports/check_merge.cpp
+    src/reports/check_report.cpp
+    src/reports/claims_report.cpp
+    src/sandbox/call.cpp
+    src/sandbox/operation.cpp
+    src/sandbox/size_text.cpp)
   # the stages' include folders (cmake/stages.cmake) and the plugin header
   set(_stage_dirs "")
   foreach(s core reference numerics laws sandbox properties blackbox claims budgets mutation reports cli)
@@ -37,13 +47,14 @@ if(POSVERIFY_FUZZ)
   endforeach()
   target_include_directories(posverify_fuzz_inputs PUBLIC ${_stage_dirs} ${CMAKE_CURRENT_SOURCE_DIR}/include)
   target_link_libraries(posverify_fuzz_inputs PUBLIC Boost::boost rapidcheck ${MPFI_LIB} ${MPFR_LIB} ${GMP_LIB})
-  target_compile_definitions(posverify_fuzz_inputs PUBLIC POSVERIFY_VERSION="${PROJECT_VERSION}")
+  target_compile_definitions(posverify_fuzz_inputs PUBLIC POSVERIFY_VERSION="${PROJECT_VERSION}"
+                             POSVERIFY_JS_DIR="${CMAKE_CURRENT_SOURCE_DIR}/js/node_modules")
   target_compile_options(posverify_fuzz_inputs PUBLIC ${_fuzz_flags})
   target_link_options(posverify_fuzz_inputs PUBLIC -fsanitize=address,undefined)
 
   add_custom_target(posverify_fuzzers)
   enable_testing()
-  foreach(name json replay rope_config cli)
+  foreach(name json replay rope_config cli html merge)
     add_executable(fuzz_${name} fuzz/${name}_fuzz.cpp)
     target_link_libraries(fuzz_${name} PRIVATE posverify_fuzz_inputs)
     target_compile_options(fuzz_${name} PRIVATE ${POSVERIFY_WARNINGS})

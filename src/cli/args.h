@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/input.h"
+#include "reference/precision_bits.h"
 
 #include <cstddef>
 #include <string>
@@ -11,11 +12,8 @@
 
 namespace pv::cli {
 
-/// The reference precision of every command. MPFR's cost grows faster than
-/// linearly with it (one property, 200 cases: 0.08 s of CPU at 256 bits, 0.13 s
-/// at 1024, 0.81 s at 4096), so 4096 keeps a full run within tens of minutes;
-/// a run at 100000 bits did not finish.
-inline constexpr u64_option precision_bits_option{"--precision-bits", 64, 4096};
+/// The reference precision of every command (reference/precision_bits.h).
+inline constexpr u64_option precision_bits_option{"--precision-bits", ref::min_precision_bits, ref::max_precision_bits};
 
 /// The value of option args[i], i.e. args[i + 1] (i moves on to it); throws
 /// E "<option> needs a value" when args[i] is the last argument.

@@ -100,14 +100,43 @@ inline json record(const spec& s, long units, const std::vector<std::pair<std::s
   return j;
 }
 
+/// How many entries of a run's record arrays (a check's "laws"; a verify's
+/// "claims" and "properties") each unit of a shard must have: at least one (a
+/// check: every law on one dtype, every RoPE configuration has its laws),
+/// exactly one (verify: one property or one claim), or any number (a check
+/// with --law, whose units mostly hold none of the laws asked for).
+enum class coverage { any, at_least_once, exactly_once };
+
+/// What a shard's units lack or repeat in the entries `us` (the units of its
+/// records) under `how`: "" when each of its units u (u < units, u mod n =
+/// k - 1) has as many as `how` asks, else the first unit that has not, with
+/// the count it has. Builds nothing the size of `units` (a shard may claim
+/// any number): the units are walked only as far as the entries reach.
+inline std::string uncovered(const std::vector<long>& us, long units, long k, long n, coverage how) {
+  if (how == coverage::any) return "";
+  std::map<long, long> count;  // unit -> its records
+  for (long u : us) ++count[u];
+  if (how == coverage::exactly_once)
+    for (const auto& [u, c] : count)
+      if (c > 1) return "unit " + std::to_string(u) + " has " + std::to_string(c) + " records, a unit has one";
+  for (long u = k - 1; u < units; u += n) {
+    if (!count.count(u)) return "unit " + std::to_string(u) + " has no record";
+    if (units - u <= n) break;  // the last unit of the shard (u + n would pass units, or overflow)
+  }
+  return "";
+}
+
 /// Joins the reports of the shards of one run (file name, JSON) into the
 /// single run's report: every field but the sharded `arrays`, "summary" and
 /// "shard" must be the same in every shard (seed, options, version,
-/// implementation, ...); the shards must be 1..N of one N, each once; the
-/// entries of `arrays` are put back in the order of their units. "summary"
-/// is left as the first shard's (the caller recomputes it). Throws
-/// std::runtime_error naming the file and the problem.
-inline json merge(const std::vector<std::pair<std::string, json>>& shards, const std::vector<std::string>& arrays) {
+/// implementation, ...); the shards must be 1..N of one N, each once; every
+/// unit of a shard must have its records in the arrays `records` as `how`
+/// asks (a record removed leaves its unit without one); the entries of
+/// `arrays` are put back in the order of their units. "summary" is left as
+/// the first shard's (the caller recomputes it). Throws std::runtime_error
+/// naming the file and the problem.
+inline json merge(const std::vector<std::pair<std::string, json>>& shards, const std::vector<std::string>& arrays,
+                  const std::vector<std::string>& records = {}, coverage how = coverage::any) {
   if (shards.empty()) throw std::runtime_error("merge: no shard reports given");
   auto field = [](const json& r, const std::string& file, const char* key) -> const json& {
     const json* v = r.find(key);
@@ -158,6 +187,7 @@ inline json merge(const std::vector<std::pair<std::string, json>>& shards, const
       if (!skipped(key) && !first.find(key))
         throw std::runtime_error(file + " has \"" + key + "\", " + file0 + " has not: not shards of one run");
     const json& entries = field(*sh, file, "entries");
+    std::vector<long> record_units;  // the units of the entries of `records`
     for (std::size_t a = 0; a < arrays.size(); ++a) {
       const json& items = field(r, file, arrays[a].c_str());
       const json& us = field(entries, file, arrays[a].c_str());
@@ -170,7 +200,14 @@ inline json merge(const std::vector<std::pair<std::string, json>>& shards, const
           throw std::runtime_error(file + ": entry " + std::to_string(i) + " of \"" + arrays[a] + "\" is of unit " +
                                    std::to_string(u) + ", not one of shard " + std::to_string(k) + "/" + std::to_string(n));
         merged[a].emplace_back(u, items.items()[i].second);
+        if (std::find(records.begin(), records.end(), arrays[a]) != records.end()) record_units.push_back(u);
       }
+    }
+    if (const std::string gap = uncovered(record_units, units, k, n, how); !gap.empty()) {
+      std::string names;
+      for (const auto& r : records) names += (names.empty() ? "\"" : "\" or \"") + r;
+      throw std::runtime_error(file + ": shard " + std::to_string(k) + "/" + std::to_string(n) + ": " + gap + " in " +
+                               names + "\" (shard.entries): a shard holds every record of its units; was one removed?");
     }
   }
   std::string missing;

@@ -4,8 +4,11 @@
 // shards merged give the single run's Markdown byte for byte.
 #include "reports/check_report.h"
 #include "core/json_read.h"
+#include "core/record_fields.h"
 #include "numerics/scalar.h"
 
+#include <cmath>
+#include <cstdlib>
 #include <set>
 #include <stdexcept>
 
@@ -24,7 +27,15 @@ std::string markdown_of_json(const json& j) {
   cx.seed = json_read::seed_of(j, "the check report");
   const json& opt = need(j, "options");
   cx.cases = int(need(opt, "cases").as_integer());
-  cx.max_position = std::stod(number_text(need(opt, "max_position")));
+  const json& mp = need(opt, "max_position");
+  const std::string mp_text = number_text(mp);
+  char* end = nullptr;
+  cx.max_position = std::strtod(mp_text.c_str(), &end);
+  if ((mp.type() != json::kind::number && mp.type() != json::kind::integer) || mp_text.empty() ||
+      end != mp_text.c_str() + mp_text.size() || !std::isfinite(cx.max_position))
+    throw std::runtime_error("the check report's options.max_position: expected a finite number, got " +
+                             (mp.type() == json::kind::string ? "\"" + mp_text.substr(0, 40) + "\""
+                                                                : std::string(fields::kind_name(mp.type()))));
   cx.ro.timeout_ms = int(need(opt, "timeout_ms").as_integer());
   cx.ro.memory_limit = std::uint64_t(need(opt, "memory_limit_bytes").as_integer());
   cx.min_cases = int(need(opt, "min_cases").as_integer());

@@ -16,6 +16,7 @@
 #include <iostream>
 #include <map>
 #include <set>
+#include <stdexcept>
 
 namespace pv::reports {
 
@@ -24,6 +25,15 @@ using namespace pv::blackbox;  // the records this file writes
 namespace {
 
 std::string short_num(const hp& x) { return md::num(ref::to_decimal(x)); }
+
+/// Field `key` of the report entry `o` at `where` ("sweep[2].rows[0]"): a
+/// report read back (posverify merge) may lack it, so it is looked up, never
+/// assumed; throws std::runtime_error naming the place.
+const json& field(const json& o, const char* key, const std::string& where) {
+  const json* v = o.type() == json::kind::object ? o.find(key) : nullptr;
+  if (!v) throw std::runtime_error(where + ": no \"" + key + "\"");
+  return *v;
+}
 
 /// "25" or "12 (88 declined)": the evaluated cases and those the library
 /// declined (returned 1).
@@ -57,6 +67,9 @@ json report_json(const check_run& cx, const run_output& o, const json& regressio
   opt.set("memory_limit_bytes", json::integer(static_cast<long>(cx.ro.memory_limit)));
   opt.set("min_cases", json::integer(cx.min_cases));
   opt.set("accuracy", json::string(cx.accuracy.name.empty() ? "dtype" : cx.accuracy.name));
+  // --law: the laws asked for (a shard of such a run lacks the others, and
+  // merge knows it; shards of different --law are not one run)
+  if (!cx.only_law.empty()) opt.set("law", json::string(cx.only_law));
   j.set("options", opt);
   std::map<std::string, int> count;
   for (const auto& r : o.laws) count[to_string(r.verdict)]++;
@@ -95,19 +108,21 @@ std::string shapes_markdown(const std::vector<law_result>& laws) {
            "it shares with posverify since the fork: the inputs) each row shows (* = shared child).\n";
     md += "\n### `" + r.id + "`\n\n| case | shape | inputs | reference | time (s) | limit (ms) | peak RSS (MiB) | "
           "error / tolerance | MPFR sample (entries, worst) |\n|---|---|---|---|---|---|---|---|---|\n";
+    std::size_t i = 0;
     for (const auto& kv : rows->items()) {
       const json& x = kv.second;
+      const std::string at = r.id + ": shapes[" + std::to_string(i++) + "]";
+      auto f = [&](const char* key) -> const json& { return field(x, key, at); };
       char mib[32];
-      std::snprintf(mib, sizeof mib, "%.1f%s", double(x.find("peak_rss_kib")->as_integer()) / 1024,
-                    x.find("own_child")->as_bool() ? "" : " *");
+      std::snprintf(mib, sizeof mib, "%.1f%s", double(f("peak_rss_kib").as_integer()) / 1024,
+                    f("own_child").as_bool() ? "" : " *");
       // md::value: 4 significant digits, and the same text for a number read back from JSON (merge)
-      const std::string ratio = md::value(*x.find("worst_ratio"));
-      const std::string agree = md::value(*x.find("mpfr_sample_worst_ratio"));
-      md += "| " + std::to_string(x.find("case")->as_integer()) + " | " + x.find("shape")->as_string() + " | " +
-            x.find("inputs")->as_string() + " | " + x.find("reference")->as_string() + " | " +
-            md::value(*x.find("seconds")) + " | " + std::to_string(x.find("time_limit_ms")->as_integer()) + " | " +
-            mib + " | " + ratio + " | " + std::to_string(x.find("mpfr_sample_entries")->as_integer()) + ", " +
-            agree + " |\n";
+      const std::string ratio = md::value(f("worst_ratio"));
+      const std::string agree = md::value(f("mpfr_sample_worst_ratio"));
+      md += "| " + std::to_string(f("case").as_integer()) + " | " + f("shape").as_string() + " | " +
+            f("inputs").as_string() + " | " + f("reference").as_string() + " | " + md::value(f("seconds")) + " | " +
+            std::to_string(f("time_limit_ms").as_integer()) + " | " + mib + " | " + ratio + " | " +
+            std::to_string(f("mpfr_sample_entries").as_integer()) + ", " + agree + " |\n";
     }
   }
   return md;
@@ -182,9 +197,11 @@ std::string report_md(const check_run& cx, const run_output& o, const json& regr
     md += "Relative to the model tolerance at that position and at --max-position " +
           md::num(cx.max_position) + ": beyond the position where the error passes the latter, "
           "the kernel is less accurate than what was accepted over the model's range.\n\n";
+    std::size_t si = 0;
     for (const auto& kv : o.sweep.items()) {
       const json& s = kv.second;
-      md += "### " + s.find("config")->as_string() + " / " + s.find("dtype")->as_string() + "\n\n";
+      const std::string at = "sweep[" + std::to_string(si++) + "]";
+      md += "### " + field(s, "config", at).as_string() + " / " + field(s, "dtype", at).as_string() + "\n\n";
       if (const json* st = s.find("status")) {
         md += "not run: " + st->as_string() + "\n\n";
         continue;
@@ -195,11 +212,13 @@ std::string report_md(const check_run& cx, const run_output& o, const json& regr
             " · first position beyond the tolerance at --max-position: " +
             (b && !b->is_null() ? number_text(*b) : "none") + "\n\n";
       md += "| position | max error | error / tolerance there | error / tolerance at max-position |\n|---|---|---|---|\n";
-      for (const auto& rkv : s.find("rows")->items()) {
+      std::size_t ri = 0;
+      for (const auto& rkv : field(s, "rows", at).items()) {
         const json& r = rkv.second;
-        md += "| " + md::value(*r.find("position")) + " | " + md::value(*r.find("max_error")) + " | " +
-              md::value(*r.find("error_over_tolerance")) + " | " +
-              md::value(*r.find("error_over_tolerance_at_max_position")) + " |\n";
+        const std::string rat = at + ".rows[" + std::to_string(ri++) + "]";
+        md += "| " + md::value(field(r, "position", rat)) + " | " + md::value(field(r, "max_error", rat)) + " | " +
+              md::value(field(r, "error_over_tolerance", rat)) + " | " +
+              md::value(field(r, "error_over_tolerance_at_max_position", rat)) + " |\n";
       }
       md += "\n";
     }

@@ -270,13 +270,6 @@ std::string aftermath(child_proc& c, const runner_options& o, std::size_t index)
   return s;
 }
 
-std::string size_text(std::uint64_t b) {
-  if (b >= (1ull << 30) && b % (1ull << 30) == 0) return std::to_string(b >> 30) + " GiB";
-  if (b >= (1ull << 20) && b % (1ull << 20) == 0) return std::to_string(b >> 20) + " MiB";
-  if (b >= (1ull << 10) && b % (1ull << 10) == 0) return std::to_string(b >> 10) + " KiB";
-  return std::to_string(b) + " bytes";
-}
-
 void track_child_group(pid_t pid) { register_child(pid); }
 void untrack_child_group(pid_t pid) { unregister_child(pid); }
 

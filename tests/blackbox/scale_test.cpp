@@ -2,11 +2,15 @@
 // run's report byte for byte (but the time and memory measured per shape), bad shard values and mismatched shards are
 // refused naming the problem, JUnit XML parses and carries the failures, and
 // the progress line shows on a terminal only.
+#include "core/json.h"
 #include "support/plugins.h"
 #include "support/run_posverify.h"
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <fstream>
+#include <map>
 #include <regex>
 #include <string>
 
@@ -137,6 +141,130 @@ TEST(CheckShardMerge, RefusesShardsThatAreNotOneRun) {
   r = run_posverify("merge --out " + base + "/m.json " + s1 + " " + s2 + " " + s3);
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_NE(slurp(base + "/m.md").find("# posverify check"), std::string::npos);
+}
+
+/// Check report `text` (a shard) with law `i` edited as a careful forger
+/// would: its fields `set` replaced (or, `drop`, the law and its unit in
+/// shard.entries.laws removed), and the summary recounted to match.
+std::string forged(const std::string& text, std::size_t i, const std::vector<std::pair<std::string, pv::json>>& set,
+                   bool drop = false) {
+  const pv::json r = pv::json::parse(text);
+  const auto& ls = r.find("laws")->items();
+  const auto& us = r.find("shard")->find("entries")->find("laws")->items();
+  pv::json laws = pv::json::array(), units = pv::json::array(), sum = pv::json::object();
+  std::map<std::string, long> count;
+  for (std::size_t k = 0; k < ls.size(); ++k) {
+    if (drop && k == i) continue;
+    pv::json law = ls[k].second;
+    if (k == i)
+      for (const auto& [key, v] : set) law.set(key, v);
+    ++count[law.find("verdict")->as_string()];
+    laws.push(law);
+    units.push(us[k].second);
+  }
+  for (const auto& [v, n] : count) sum.set(v, pv::json::integer(n));
+  pv::json entries = *r.find("shard")->find("entries"), shard = *r.find("shard"), out = pv::json::object();
+  entries.set("laws", units);
+  shard.set("entries", entries);
+  for (const auto& [key, v] : r.items()) out.set(key, key == "laws" ? laws : key == "summary" ? sum : key == "shard" ? shard : v);
+  return out.dump();
+}
+
+/// The index of the first law of check report `text` with verdict `v`.
+std::size_t first_law(const std::string& text, const std::string& v) {
+  const auto& ls = pv::json::parse(text).find("laws")->items();
+  for (std::size_t i = 0; i < ls.size(); ++i)
+    if (ls[i].second.find("verdict")->as_string() == v) return i;
+  ADD_FAILURE() << "no law " << v;
+  return 0;
+}
+
+/// Two shards of a mutant whose attention laws fail (one unit per law and
+/// dtype), with a copy of shard 1 to tamper with: returns (shard 1 copy, shard 2).
+std::pair<std::string, std::string> tamper_shards(const std::string& base) {
+  for (int k = 1; k <= 2; ++k) {
+    auto r = run_posverify_in(unsharded, "check --impl " + mutant("attn_no_scale") + " --cases 2 --seed 5 --shard " +
+                                             std::to_string(k) + "/2 --out " + base + "/s" + std::to_string(k));
+    EXPECT_EQ(r.code, 1) << r.out;
+  }
+  return {base + "/t1.json", base + "/s2/attn_no_scale.json"};
+}
+
+void write(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
+
+/// merge of (tampered shard 1, shard 2): exit 2 naming `message`, nothing written.
+void expect_refused(const std::string& base, const std::pair<std::string, std::string>& s, const std::string& message) {
+  std::remove((base + "/m.json").c_str());
+  auto r = run_posverify("merge " + base + "/m.json " + s.first + " " + s.second);
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find(message), std::string::npos) << r.out;
+  EXPECT_EQ(slurp(base + "/m.json"), "") << "a refused merge writes nothing";
+}
+
+TEST(CheckShardMerge, RefusesAShardThatContradictsItself) {
+  const std::string base = pv::plugin_test::fresh_out_dir("shards-contradict");
+  const auto s = tamper_shards(base);
+  const std::string s1 = slurp(base + "/s1/attn_no_scale.json");
+  ASSERT_FALSE(s1.empty());
+  const std::size_t f = first_law(s1, "failed"), p = first_law(s1, "passed");
+  const std::string at = s.first + ": laws[" + std::to_string(f) + "] (attention.reference[float32]).";
+  // untouched, the shards merge (the mutant fails: exit 1)
+  write(s.first, s1);
+  auto r = run_posverify("merge " + base + "/m.json " + s.first + " " + s.second);
+  EXPECT_EQ(r.code, 1) << r.out;
+  // the failure relabelled "passed" in place (sed): its counterexample is still there
+  std::string t = s1;
+  const std::string failed = "\"verdict\": \"failed\"";
+  const auto v = t.find(failed);
+  ASSERT_NE(v, std::string::npos);
+  write(s.first, t.replace(v, failed.size(), "\"verdict\": \"passed\""));
+  expect_refused(base, s, at + "counterexample: set under verdict \"passed\" (only a failed law has one)");
+  // ... with its counterexample, replay and finding cleared and the summary
+  // recounted: its worst case still exceeds the tolerance
+  const pv::json null;
+  write(s.first, forged(s1, f, {{"verdict", pv::json::string("passed")}, {"counterexample", null}, {"replay", null},
+                               {"finding", null}, {"diagnosis", null}}));
+  expect_refused(base, s, at + "worst.error: ");
+  expect_refused(base, s, " under verdict \"passed\" (a case beyond its tolerance fails the law): the report contradicts itself");
+  // the converse: a pass relabelled "failed" has no finding
+  write(s.first, forged(s1, p, {{"verdict", pv::json::string("failed")}}));
+  expect_refused(base, s, "laws[" + std::to_string(p) + "] (");
+  expect_refused(base, s, ".finding: null under verdict \"failed\" (a failure says what went wrong)");
+  // the summary alone edited: it no longer counts the laws listed
+  t = s1;
+  const std::string two = "\"failed\": 2";
+  const auto c = t.find(two);
+  ASSERT_NE(c, std::string::npos);
+  write(s.first, t.replace(c, two.size(), "\"failed\": 0"));
+  expect_refused(base, s, s.first + ": summary.failed: 0, but 2 laws listed are failed: the report contradicts itself");
+}
+
+TEST(CheckShardMerge, RefusesAUnitWithoutItsLaw) {
+  const std::string base = pv::plugin_test::fresh_out_dir("shards-removed");
+  const auto s = tamper_shards(base);
+  const std::string s1 = slurp(base + "/s1/attn_no_scale.json");
+  ASSERT_FALSE(s1.empty());
+  const std::size_t f = first_law(s1, "failed");
+  const long unit = long(pv::json::parse(s1).find("shard")->find("entries")->find("laws")->items()[f].second.as_integer());
+  // the failed law removed with its unit's entry and the summary recounted
+  write(s.first, forged(s1, f, {}, /*drop=*/true));
+  expect_refused(base, s, s.first + ": shard 1/2: unit " + std::to_string(unit) +
+                              " has no record in \"laws\" (shard.entries): a shard holds every record of its units");
+  // the law alone removed: the summary still counts it
+  pv::json r = pv::json::parse(s1), laws = pv::json::array();
+  for (std::size_t k = 0; k < r.find("laws")->size(); ++k)
+    if (k != f) laws.push(r.find("laws")->items()[k].second);
+  r.set("laws", laws);
+  write(s.first, r.dump());
+  expect_refused(base, s, s.first + ": summary.failed: 2, but 1 laws listed are failed");
+  // ... and the summary recounted: the shard record still lists its unit
+  std::map<std::string, long> count;
+  for (const auto& kv : laws.items()) ++count[kv.second.find("verdict")->as_string()];
+  pv::json sum = pv::json::object();
+  for (const auto& [v, n] : count) sum.set(v, pv::json::integer(n));
+  r.set("summary", sum);
+  write(s.first, r.dump());
+  expect_refused(base, s, s.first + ": the shard record lists ");
 }
 
 /// Parses a JUnit file with Python's XML parser (/usr/bin/python3) and

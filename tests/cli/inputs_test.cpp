@@ -115,6 +115,40 @@ TEST(MergeInput, AShardClaimingAHugeTotalIsRefusedAtOnce) {
   EXPECT_NE(r.out.find(a + ": shard.total 1000000000000000 is out of range [2, 100000]"), std::string::npos) << r.out;
 }
 
+TEST(MergeInput, APrecisionOutOfRangeIsRefused) {
+  const std::string d = scratch("merge-precision");
+  const std::string a = d + "/a.json", b = d + "/b.json";
+  const std::string entries = R"("entries": {"laws": [], "sweep": [], "diagnosis": []}})";
+  for (const char* bits : {"4000000000", "-1", "\"256\""}) {
+    std::string sa = shard_report("\"1\"", R"({"index": 1, "total": 2, "units": 0, )" + entries);
+    std::string sb = shard_report("\"1\"", R"({"index": 2, "total": 2, "units": 0, )" + entries);
+    for (std::string* t : {&sa, &sb}) t->replace(t->find("128"), 3, bits);
+    std::ofstream(a) << sa;
+    std::ofstream(b) << sb;
+    // was: MPFR numbers of 4e9 bits, "GNU MP: Cannot allocate memory" and SIGABRT
+    // (the address-space limit; under ASan, where none can be set, the timeout)
+    auto r = pv::test::run_posverify_in(pv::test::address_space_limit(2000000) + "timeout 20 ",
+                                        "merge " + d + "/out " + a + " " + b);
+    EXPECT_EQ(r.code, 2) << bits << "\n" << r.out;
+    EXPECT_NE(r.out.find(a + ": precision_bits: expected a whole number in [64, 4100], got "), std::string::npos) << r.out;
+  }
+}
+
+TEST(MergeInput, AReportEntryMissingAFieldIsAnErrorNotACrash) {
+  // found by fuzz_merge (fuzz/corpus/merge/sweep_row_key_garbled.json): a
+  // sweep row whose key is garbled was read through a null pointer
+  const std::string d = scratch("merge-sweep-row");
+  std::string whole = shard_report("\"1\"", "null");
+  whole.replace(whole.find(", \"shard\": null"), 15, "");
+  whole.replace(whole.find("\"sweep\": []"), 11,
+                R"("sweep": [{"config": "c", "dtype": "float32", "rows": [{"position": 1, "max_eror": 0.5,
+                "error_over_tolerance": 0.1, "error_over_tolerance_at_max_position": 0.1}]}])");
+  std::ofstream(d + "/a.json") << whole;
+  auto r = run_posverify("merge " + d + "/out " + d + "/a.json");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find(d + "/a.json: sweep[0].rows[0]: no \"max_error\""), std::string::npos) << r.out;
+}
+
 TEST(MergeInput, DevicesAndFifosAreRefusedNotReadForever) {
   const std::string d = scratch("merge-fifo");
   const std::string fifo = d + "/shard.fifo";

@@ -9,6 +9,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -37,6 +38,23 @@ TEST(ShardSpec, FlagAndEnvironment) {
   }
   EXPECT_THROW(pv::shard::from_env("1", nullptr), std::invalid_argument);
   EXPECT_THROW(pv::shard::from_env("0", "0"), std::invalid_argument);
+}
+
+TEST(ShardCoverage, AUnitWithoutItsRecordOrWithTwoIsNamed) {
+  using pv::shard::coverage;
+  using pv::shard::uncovered;
+  // shard 2/3 of 8 units owns 1, 4, 7
+  EXPECT_EQ(uncovered({1, 4, 4, 7}, 8, 2, 3, coverage::at_least_once), "");
+  EXPECT_EQ(uncovered({1, 7}, 8, 2, 3, coverage::at_least_once), "unit 4 has no record");
+  EXPECT_EQ(uncovered({}, 8, 2, 3, coverage::any), "");
+  EXPECT_EQ(uncovered({1, 4, 7}, 8, 2, 3, coverage::exactly_once), "");
+  EXPECT_EQ(uncovered({1, 4, 4, 7}, 8, 2, 3, coverage::exactly_once), "unit 4 has 2 records, a unit has one");
+  EXPECT_EQ(uncovered({}, 1, 2, 3, coverage::exactly_once), "");  // a shard may own no unit
+  // a claim of 2^62 units is walked only as far as the entries reach
+  EXPECT_EQ(uncovered({0, 2}, 1L << 62, 1, 2, coverage::at_least_once), "unit 4 has no record");
+  // the last unit of a shard ends the walk: no step past the largest long
+  const long top = std::numeric_limits<long>::max();
+  EXPECT_EQ(uncovered({0, top - 5}, top, 1, top - 5, coverage::at_least_once), "");
 }
 
 TEST(Junit, EscapesMarkupAndControlsAndInvalidUtf8) {
