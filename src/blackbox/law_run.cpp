@@ -37,7 +37,6 @@ std::vector<int> law_run::case_indices() const {
   return v;
 }
 
-
 void law_run::run() {
   std::vector<call> todo(calls_.begin() + static_cast<long>(res_.size()), calls_.end());
   auto more = send(cx_, todo);
