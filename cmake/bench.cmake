@@ -4,6 +4,7 @@
 add_executable(posverify_bench bench/bench.cpp)
 posverify_link_stages(posverify_bench numerics)
 target_compile_options(posverify_bench PRIVATE ${POSVERIFY_WARNINGS})
+posverify_use_pch(posverify_bench product)
 target_compile_definitions(posverify_bench PRIVATE
   POSVERIFY_SOURCE_DIR="${CMAKE_CURRENT_SOURCE_DIR}"
   POSVERIFY_BENCH_POSVERIFY="$<TARGET_FILE:posverify>"

@@ -17,9 +17,14 @@
 set(POSVERIFY_STAGES "")
 set(POSVERIFY_STAGE_ROOT ${CMAKE_BINARY_DIR}/stages)
 
-# posverify_stage(NAME [DEPS stage...] [LIBS target...] [EXCLUDE file...])
+# posverify_stage(NAME [DEPS stage...] [LIBS target...] [EXCLUDE file...]
+#                  [PCH kind])   kind of precompiled headers (cmake/pch.cmake):
+#                                product unless said
 function(posverify_stage name)
-  cmake_parse_arguments(S "" "" "DEPS;LIBS;EXCLUDE" ${ARGN})
+  cmake_parse_arguments(S "" "PCH" "DEPS;LIBS;EXCLUDE" ${ARGN})
+  if(NOT S_PCH)
+    set(S_PCH product)
+  endif()
   set(dir ${CMAKE_CURRENT_SOURCE_DIR}/src/${name})
   file(GLOB_RECURSE srcs CONFIGURE_DEPENDS ${dir}/*.cpp)
   foreach(x ${S_EXCLUDE})
@@ -36,6 +41,7 @@ function(posverify_stage name)
     target_include_directories(pv_${name} PUBLIC ${POSVERIFY_STAGE_ROOT}/${name})
     target_link_libraries(pv_${name} PUBLIC ${deps} ${S_LIBS})
     target_compile_options(pv_${name} PRIVATE ${POSVERIFY_WARNINGS})
+    posverify_use_pch(pv_${name} ${S_PCH})
   else()
     add_library(pv_${name} INTERFACE)
     target_include_directories(pv_${name} INTERFACE ${POSVERIFY_STAGE_ROOT}/${name})
@@ -78,7 +84,10 @@ find_package(Threads REQUIRED)
 
 # core: scalars-free basics every stage uses: JSON, verdicts, result records,
 # text from outside, atomic files, shards, progress, the seeded generator.
-posverify_stage(core)
+# Boost::boost only for its usage requirements (BOOST_ALL_NO_LIB): every
+# target then compiles with the same definitions, as one precompiled header
+# for all of them needs (cmake/pch.cmake); core itself includes no Boost.
+posverify_stage(core LIBS Boost::boost)
 target_compile_definitions(pv_core PUBLIC POSVERIFY_VERSION="${PROJECT_VERSION}")
 
 # reference: pv::hp (MPFR) and pv::interval (MPFI), and the fast tier
@@ -96,7 +105,7 @@ if(POSVERIFY_FAST_MARCH)
   list(APPEND _fast_flags -march=${POSVERIFY_FAST_MARCH})
 endif()
 set_source_files_properties(${CMAKE_CURRENT_SOURCE_DIR}/src/reference/fast/fast.cpp PROPERTIES
-  COMPILE_OPTIONS "${_fast_flags}")
+  COMPILE_OPTIONS "${_fast_flags}" SKIP_PRECOMPILE_HEADERS ON)
 
 # numerics: the formulas, generic over float, double and pv::hp, with their
 # a-priori error bounds.
@@ -111,7 +120,7 @@ posverify_stage(sandbox DEPS core LIBS posverify_impl ${CMAKE_DL_LIBS})
 set_source_files_properties(${CMAKE_CURRENT_SOURCE_DIR}/src/sandbox/process_adapter.cpp PROPERTIES
   COMPILE_DEFINITIONS POSVERIFY_PYTHON_DIR="${CMAKE_CURRENT_SOURCE_DIR}/python")
 # The judges: each runs the laws its own way.
-posverify_stage(properties DEPS laws LIBS rapidcheck)
+posverify_stage(properties DEPS laws LIBS rapidcheck PCH rapidcheck)
 posverify_stage(blackbox DEPS laws sandbox)
 posverify_stage(claims DEPS laws)
 posverify_stage(budgets DEPS laws)

@@ -10,16 +10,6 @@ namespace pv::blackbox {
 
 namespace {
 
-const char* dtype_text(pv_dtype t) {
-  switch (t) {
-    case PV_F32: return "float32";
-    case PV_F64: return "float64";
-    case PV_F16: return "float16";
-    case PV_BF16: return "bfloat16";
-  }
-  return "an unknown dtype";
-}
-
 std::vector<std::pair<sandbox::op, probe_fn>>& probes() {
   static std::vector<std::pair<sandbox::op, probe_fn>> v;
   return v;
@@ -52,7 +42,7 @@ std::vector<unsigned char> widen(const std::vector<unsigned char>& b, pv_dtype t
 
 std::string declaration_of(const call& c) {
   const auto& row = c.row();
-  std::string d = std::string(row.name) + "() on " + dtype_text(c.t);
+  std::string d = std::string(row.name) + "() on " + sandbox::dtype_name(c.t);
   if (row.configuration) d += ", " + row.configuration(c);
   return d;
 }

@@ -4,6 +4,7 @@
 #include "sandbox/process_adapter.h"
 
 #include "core/text.h"
+#include "sandbox/half_formats.h"
 
 #include <algorithm>
 #include <cmath>
@@ -18,7 +19,7 @@ law_run::law_run(const check_run& cx, std::string base_id, std::string dtype, st
   r_.base_id = std::move(base_id);
   case_stream_ = r_.base_id;
   r_.dtype = std::move(dtype);
-  if (cx.wire != PV_F32 && r_.dtype == "float32") r_.dtype = cx.wire == PV_F16 ? "float16" : "bfloat16";
+  if (cx.wire != PV_F32 && r_.dtype == "float32") r_.dtype = sandbox::dtype_name(cx.wire);
   r_.config = std::move(config);
   r_.id = r_.base_id + "[" + (r_.config.empty() ? "" : r_.config + "/") + r_.dtype + "]";
   r_.law = std::move(law);

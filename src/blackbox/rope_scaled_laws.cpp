@@ -6,6 +6,7 @@
 #include "laws/rope/dynamic_ntk_length_dependence.h"
 #include "laws/rope/partial_pass_through.h"
 #include "laws/rope/yarn_temperature.h"
+#include "sandbox/half_formats.h"
 
 #include <cmath>
 #include <cstring>
@@ -39,7 +40,7 @@ law_result law_pass_through(const check_run& cx, const rope_cfg& rc) {
   // the input as sent (law_run::run rounds the float32 law's buffers to a 16-bit wire), and
   // as a kernel holding it in a declared storage format has it
   const bool wire = cx.wire != PV_F32 && std::is_same_v<T, float>, stored = rope_law_units<T>(cx).stored;
-  const accuracy_class wf = parse_accuracy(!wire ? "" : cx.wire == PV_F16 ? "float16" : "bfloat16");
+  const accuracy_class wf = parse_accuracy(!wire ? "" : sandbox::dtype_name(cx.wire));
   Lr.each_case(ks, 1, [&](std::size_t i) { return describe_rows(rc, xs[i], ps[i]); },
                [&](std::size_t i, const describer& desc) {
                  auto y = from_bytes<T>(Lr.results()[i].out, xs[i].rows, xs[i].cols);

@@ -9,6 +9,7 @@
 #include "core/files.h"
 #include "core/shard.h"
 #include "core/text.h"
+#include "sandbox/half_formats.h"
 
 #include <algorithm>
 #include <chrono>
@@ -71,7 +72,7 @@ run_output run_laws(check_run& cx) {
       check_run c16 = cx;
       c16.wire = w;
       c16.float_only = true;
-      const accuracy_class fmt = parse_accuracy(w == PV_F16 ? "float16" : "bfloat16");
+      const accuracy_class fmt = parse_accuracy(sandbox::dtype_name(w));
       if (c16.accuracy.u < fmt.u) c16.accuracy = fmt;
       run_in_format(c16, o);
     }

@@ -1,4 +1,5 @@
 #include "blackbox/structured_inputs.h"
+#include "sandbox/half_formats.h"
 
 #include <algorithm>
 #include <cmath>
@@ -37,7 +38,7 @@ value_range range_of(const check_run& cx) {
   r.denorm = double(std::numeric_limits<T>::denorm_min());
   accuracy_class a = cx.accuracy;
   if (cx.wire != PV_F32 && std::is_same_v<T, float>) {
-    const accuracy_class w = parse_accuracy(cx.wire == PV_F16 ? "float16" : "bfloat16");
+    const accuracy_class w = parse_accuracy(sandbox::dtype_name(cx.wire));
     if (a.precision == 0 || w.u > a.u) a = w;
   }
   if (a.precision > 0 && std::is_same_v<T, float>) {

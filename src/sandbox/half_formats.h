@@ -13,6 +13,18 @@ namespace pv::sandbox {
 /// Bytes of one element of dtype t.
 inline std::size_t elem_size(pv_dtype t) { return t == PV_F32 ? 4 : t == PV_F64 ? 8 : 2; }
 
+/// The name of dtype t as reports and accuracy classes spell it ("float32",
+/// "float64", "float16", "bfloat16"); the one place that spells them.
+inline const char* dtype_name(pv_dtype t) {
+  switch (t) {
+    case PV_F32: return "float32";
+    case PV_F64: return "float64";
+    case PV_F16: return "float16";
+    case PV_BF16: return "bfloat16";
+  }
+  return "an unknown dtype";
+}
+
 /// A 16-bit value of dtype t (PV_F16 or PV_BF16) as a double, and a float
 /// rounded to nearest (ties to even) into that format.
 double from_16bit(pv_dtype t, std::uint16_t b);
