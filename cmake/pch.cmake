@@ -1,4 +1,4 @@
-# Precompiled headers (issue 24: the build in minutes). Profiled on 2 cores
+# Precompiled headers: the build in minutes. Profiled on 2 cores
 # (a launcher timing each compile, GCC 12, -O3): 273 compiles took 1609 s of
 # CPU, and an empty file that includes only Boost.Multiprecision's MPFR and
 # MPFI back-ends (src/reference/mp.h) takes 4-5 s to compile, RapidCheck 2 s

@@ -49,8 +49,9 @@ posverify_add_plugin_dir(mutants pv_mutant_ POSVERIFY_MUTANT_FILES POSVERIFY_MUT
 set(POSVERIFY_PANEL_FILES "flash_float=$<TARGET_FILE:pv_builtin_flash_float>")
 posverify_add_plugin_dir(panel pv_panel_ POSVERIFY_PANEL_FILES POSVERIFY_PANEL_TARGETS)
 
-# Libraries posverify must refuse with exit 2 (tests of the loader).
-foreach(b wrong_abi no_symbol crash_on_load abi_v1 abi_v2 abi_v3 attend_no_caps attend_empty_nan)
+# The loader's tests: libraries posverify must refuse with exit 2, and libraries
+# of earlier ABI versions (abi_v*) it must load and check as they were written.
+foreach(b wrong_abi no_symbol crash_on_load abi_v1 abi_v1_rebuilt abi_v2 abi_v3 attend_no_caps attend_empty_nan)
   posverify_add_plugin(pv_bad_${b} ${CMAKE_CURRENT_SOURCE_DIR}/plugins/bad/${b}.c)
 endforeach()
 
@@ -79,6 +80,7 @@ if(POSVERIFY_BUILD_TESTS)
     POSVERIFY_BAD_NO_SYMBOL="$<TARGET_FILE:pv_bad_no_symbol>"
     POSVERIFY_BAD_CRASH_ON_LOAD="$<TARGET_FILE:pv_bad_crash_on_load>"
     POSVERIFY_ABI_V1="$<TARGET_FILE:pv_bad_abi_v1>"
+    POSVERIFY_ABI_V1_REBUILT="$<TARGET_FILE:pv_bad_abi_v1_rebuilt>"
     POSVERIFY_ABI_V2="$<TARGET_FILE:pv_bad_abi_v2>"
     POSVERIFY_ABI_V3="$<TARGET_FILE:pv_bad_abi_v3>"
     POSVERIFY_ATTEND_NO_CAPS="$<TARGET_FILE:pv_bad_attend_no_caps>"
@@ -87,7 +89,7 @@ if(POSVERIFY_BUILD_TESTS)
   foreach(p ${POSVERIFY_BUILTIN_PLUGINS})
     add_dependencies(posverify_check_test pv_builtin_${p})
   endforeach()
-  foreach(b wrong_abi no_symbol crash_on_load abi_v1 abi_v2 abi_v3 attend_no_caps attend_empty_nan)
+  foreach(b wrong_abi no_symbol crash_on_load abi_v1 abi_v1_rebuilt abi_v2 abi_v3 attend_no_caps attend_empty_nan)
     add_dependencies(posverify_check_test pv_bad_${b})
   endforeach()
   foreach(t ${POSVERIFY_MUTANT_TARGETS} ${POSVERIFY_PANEL_TARGETS} ${POSVERIFY_HOSTILE_TARGETS})

@@ -7,12 +7,16 @@
  * not supported", anything else for an error. A NULL function pointer means
  * "not provided": those laws are reported as not run. Buffers are row-major
  * arrays of float (PV_F32) or double (PV_F64); inputs must not be written.
- * Version 4 of the ABI: plugins declaring versions 1 to 3 keep loading; they
+ * Version 5 of the ABI: plugins declaring versions 1 to 4 keep loading; they
  * are never called with a configuration that needs version 3 (partial rotary,
  * M-RoPE, scaled speeds: see pv_rope_config_version) when they declare less,
  * and such laws are reported "unsupported" for them (docs/rope-configs.md).
  * Version 4 adds `attend`, attention as models ship it (heads, GQA, masks,
  * padding, softcap, sinks, ALiBi, LSE: docs/check.md, "The attention call").
+ * Version 5 adds `dtypes`: the 16-bit dtypes a plugin takes are declared
+ * there; versions 2 to 4 implied them, so a version-1 kernel rebuilt against
+ * a newer header (and reading "not float32" as double) was sent float16 and
+ * bfloat16 buffers. Now no plugin is sent a 16-bit dtype it does not declare.
  * A function added to the interface is appended at the end of pv_impl under
  * a new version: a plugin is never read past the members of the version it
  * declares. A capability is declared by a non-zero member, never implied by
@@ -27,8 +31,12 @@
 extern "C" {
 #endif
 
-#define PV_ABI_VERSION 4
+#define PV_ABI_VERSION 5
 typedef enum pv_dtype { PV_F32 = 0, PV_F64 = 1, PV_F16 = 2, PV_BF16 = 3 } pv_dtype;
+/* version 5: a bit of pv_impl.dtypes, e.g. PV_DTYPE_BIT(PV_F16) | PV_DTYPE_BIT(PV_BF16).
+ * float32 and float64 are always offered (a kernel returns 1 for those it
+ * does not take); float16 and bfloat16 only when declared. */
+#define PV_DTYPE_BIT(t) (1u << (t))
 typedef enum pv_pairing { PV_PAIRS_ADJACENT = 0, PV_PAIRS_HALVES = 1 } pv_pairing;
 /* version 3: how the speeds of the ladder are scaled for long context
  * (formulas and sources: docs/rope-configs.md). w_k = theta^(-2k/R) is the
@@ -172,6 +180,9 @@ typedef struct pv_impl {
                 void *out, double *lse);
   uint32_t attend_caps;        /* pv_attend_capability bits */
   uint32_t attend_empty_rows;  /* a pv_empty_rows */
+  /* version 5: the 16-bit dtypes (PV_DTYPE_BIT of PV_F16, PV_BF16) every
+   * function of this plugin is called with; 0: float32 and float64 only */
+  uint32_t dtypes;
 } pv_impl;
 const pv_impl *posverify_impl(void);   /* the one exported symbol */
 

@@ -71,5 +71,5 @@ static int sinusoid(pv_dtype t, int64_t d, double base, const double *pos, int64
   return 0;
 }
 
-static const pv_impl impl = {PV_ABI_VERSION, "builtin-plain-double", attention, rope, sinusoid, NULL, NULL, 0, 0};
+static const pv_impl impl = {PV_ABI_VERSION, "builtin-plain-double", attention, rope, sinusoid, NULL, NULL, 0, 0, 0};
 const pv_impl *posverify_impl(void) { return &impl; }

@@ -92,5 +92,5 @@ static int sinusoid(pv_dtype t, int64_t d, double base, const double *pos, int64
   }
 }
 
-static const pv_impl impl = {PV_ABI_VERSION, "builtin-round-once", attention, rope, sinusoid, NULL, NULL, 0, 0};
+static const pv_impl impl = {PV_ABI_VERSION, "builtin-round-once", attention, rope, sinusoid, NULL, NULL, 0, 0, 0};
 const pv_impl *posverify_impl(void) { return &impl; }

@@ -5,5 +5,5 @@
 
 HOSTILE_ATTENTION((void)0)
 static const pv_impl hostile_impl = {PV_ABI_VERSION, "hostile-accuracy-junk", hostile_attention, NULL, NULL,
-                                     "bfloat16 junk", NULL, 0, 0};
+                                     "bfloat16 junk", NULL, 0, 0, 0};
 const pv_impl *posverify_impl(void) { return &hostile_impl; }

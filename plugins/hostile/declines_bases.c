@@ -10,5 +10,5 @@ static int base_sinusoid(pv_dtype t, int64_t d, double base, const double *pos, 
   return sinusoid(t, d, base, pos, n, out);
 }
 
-static const pv_impl bases_impl = {PV_ABI_VERSION, "hostile-declines-bases", NULL, NULL, base_sinusoid, NULL, NULL, 0, 0};
+static const pv_impl bases_impl = {PV_ABI_VERSION, "hostile-declines-bases", NULL, NULL, base_sinusoid, NULL, NULL, 0, 0, 0};
 const pv_impl *posverify_impl(void) { return &bases_impl; }

@@ -11,5 +11,5 @@ static int far_rope(pv_dtype t, const pv_rope_config *cfg, const double *pos, in
   return rope(t, cfg, pos, n, x);
 }
 
-static const pv_impl far_impl = {PV_ABI_VERSION, "hostile-declines-far-positions", NULL, far_rope, NULL, NULL, NULL, 0, 0};
+static const pv_impl far_impl = {PV_ABI_VERSION, "hostile-declines-far-positions", NULL, far_rope, NULL, NULL, NULL, 0, 0, 0};
 const pv_impl *posverify_impl(void) { return &far_impl; }

@@ -64,7 +64,7 @@ static inline void hostile_fork_sleeper(void) { hostile_fork_sleeper_as(HOSTILE_
   }
 
 #define HOSTILE_PLUGIN(name)                                                         \
-  static const pv_impl hostile_impl = {PV_ABI_VERSION, name, hostile_attention, NULL, NULL, NULL, NULL, 0, 0}; \
+  static const pv_impl hostile_impl = {PV_ABI_VERSION, name, hostile_attention, NULL, NULL, NULL, NULL, 0, 0, 0}; \
   const pv_impl *posverify_impl(void) { return &hostile_impl; }
 
 #endif

@@ -200,7 +200,7 @@ static int sinusoid(pv_dtype t, int64_t d, double base, const double *pos, int64
 #define PV_SIN_FN NULL
 #endif
 
-static const pv_impl the_impl = {PV_ABI_VERSION, PV_MUTANT_NAME, PV_ATT_FN, PV_ROPE_FN, PV_SIN_FN, NULL, NULL, 0, 0};
+static const pv_impl the_impl = {PV_ABI_VERSION, PV_MUTANT_NAME, PV_ATT_FN, PV_ROPE_FN, PV_SIN_FN, NULL, NULL, 0, 0, 0};
 const pv_impl *posverify_impl(void) { return &the_impl; }
 
 #endif

@@ -3,7 +3,8 @@
  * accumulators does: q, k, v rounded to _Float16, every score, exponential,
  * sum and product rounded to _Float16 (GCC evaluates each statement in float
  * and rounds it to _Float16); the interface is float32 or float16 (PV_F16,
- * ABI version 2). It declares its accuracy class in pv_impl.
+ * declared in `dtypes`, ABI version 5). It declares its accuracy class in
+ * pv_impl.
  * PV_PANEL_BUG (the wrong sibling): no max-subtraction, so exp overflows
  * float16 (above 65504) once a score passes about 11. */
 #include "posverify/impl.h"
@@ -58,5 +59,6 @@ static int attention(pv_dtype t, const void *qp, const void *kp, const void *vp,
 #undef LD
 }
 
-static const pv_impl impl = {PV_ABI_VERSION, PV_PANEL_NAME, attention, NULL, NULL, "float16-accumulation", NULL, 0, 0};
+static const pv_impl impl = {PV_ABI_VERSION, PV_PANEL_NAME, attention, NULL, NULL, "float16-accumulation", NULL, 0, 0,
+                              PV_DTYPE_BIT(PV_F16)};
 const pv_impl *posverify_impl(void) { return &impl; }

@@ -57,5 +57,5 @@ static int attention(pv_dtype t, const void *qp, const void *kp, const void *vp,
   return 0;
 }
 
-static const pv_impl impl = {PV_ABI_VERSION, PV_PANEL_NAME, attention, NULL, NULL, "float16", NULL, 0, 0};
+static const pv_impl impl = {PV_ABI_VERSION, PV_PANEL_NAME, attention, NULL, NULL, "float16", NULL, 0, 0, 0};
 const pv_impl *posverify_impl(void) { return &impl; }

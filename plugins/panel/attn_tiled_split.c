@@ -108,5 +108,5 @@ static int attention(pv_dtype t, const void *q, const void *k, const void *v, in
 #ifndef PV_PANEL_NAME
 #define PV_PANEL_NAME "attn_tiled_split"
 #endif
-static const pv_impl impl = {PV_ABI_VERSION, PV_PANEL_NAME, attention, NULL, NULL, NULL, NULL, 0, 0};
+static const pv_impl impl = {PV_ABI_VERSION, PV_PANEL_NAME, attention, NULL, NULL, NULL, NULL, 0, 0, 0};
 const pv_impl *posverify_impl(void) { return &impl; }

@@ -117,5 +117,6 @@ static int rope(pv_dtype t, const pv_rope_config *cfg, const double *pos, int64_
   return 0;
 }
 
-static const pv_impl impl = {PV_ABI_VERSION, PV_PANEL_NAME, NULL, rope, NULL, NULL, NULL, 0, 0};
+static const pv_impl impl = {PV_ABI_VERSION, PV_PANEL_NAME, NULL, rope, NULL, NULL, NULL, 0, 0,
+                              PV_DTYPE_BIT(PV_F16) | PV_DTYPE_BIT(PV_BF16)};
 const pv_impl *posverify_impl(void) { return &impl; }

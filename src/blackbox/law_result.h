@@ -17,6 +17,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace pv::blackbox {
 
@@ -49,6 +50,10 @@ struct law_result {
   /// declined, with their counts, and of those it ran; not written.
   std::map<std::string, int> declined;
   std::set<std::string> ran;
+  /// The accuracy classes its failure's error is consistent with (the
+  /// diagnosis of attention.reference), in order; advised only when every law
+  /// of the operation passes under one of them (run.cpp); not written.
+  std::vector<std::string> advise;
   json extra = json::object();  ///< further fields (shapes, diagnosis, ...), written after the table's
 };
 

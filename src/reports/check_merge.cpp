@@ -51,6 +51,12 @@ std::string markdown_of_json(const json& j) {
   }
   if (const json* c = impl.find("attend_caps")) o.lib.attend_caps = std::uint32_t(c->as_integer());
   if (const json* e = impl.find("attend_empty_rows")) o.lib.attend_empty_rows = std::uint32_t(e->as_integer());
+  if (const json* d = impl.find("dtypes")) {  // a report written before ABI version 5 has none
+    o.lib.dtypes = 0;
+    for (const auto& n : d->items())
+      for (pv_dtype t : {PV_F32, PV_F64, PV_F16, PV_BF16})
+        if (n.second.as_string() == sandbox::dtype_name(t)) o.lib.dtypes |= PV_DTYPE_BIT(t);
+  }
   need(j, "laws");
   o.laws = fields::read_list(j, "laws", law_fields(), "the merged check report");
   o.sweep = need(j, "sweep");

@@ -79,6 +79,7 @@ struct callee {
   bool server = false;
   std::uint32_t abi = 0;
   std::uint32_t provides = 0;  ///< bit k: operation k
+  std::uint32_t dtypes = 0;    ///< PV_DTYPE_BIT bits of the dtypes it is offered
 };
 
 /// The capabilities a library declares for row `o` (none before the row's version).
@@ -103,7 +104,7 @@ std::vector<unsigned char> call_guarded(const callee& f, const call& c, wire_hea
   }
   const bool provided = f.provides >> unsigned(c.kind) & 1;
   // a plugin of an earlier ABI cannot know what this call needs: unsupported, never called
-  const bool declined = !provided || (row.needs && f.abi < row.needs(c)) ||
+  const bool declined = !provided || !(f.dtypes >> unsigned(c.t) & 1) || (row.needs && f.abi < row.needs(c)) ||
                         (row.demands && (row.demands(c) & ~declared(f, row)) != 0);
   errno = 0;
   h.rc = declined ? 1 : f.server ? server_invoke(row, inv) : row.invoke(*f.impl, inv);
@@ -155,9 +156,11 @@ void child_serve(const std::string& path, const std::vector<call>& calls, std::s
     f.server = true;
     f.abi = PV_ABI_VERSION;
     f.provides = server_in_child();
+    f.dtypes = PV_DTYPE_BIT(PV_F32) | PV_DTYPE_BIT(PV_F64) | PV_DTYPE_BIT(PV_F16) | PV_DTYPE_BIT(PV_BF16);
   } else if ((f.impl = load_in_child(path, err))) {
     f.abi = f.impl->abi_version;
     f.provides = provided_by(*f.impl);
+    f.dtypes = offered_dtypes(*f.impl);
   }
   for (std::size_t i = first; i < calls.size(); ++i) {
     const call& c = calls[i];

@@ -1,4 +1,5 @@
-// The element sizes of the dtypes of the plugin interface, and the 16-bit
+// The element sizes and names of the dtypes of the plugin interface, the ones
+// always offered, and the 16-bit
 // formats (ABI version 2): IEEE binary16 and bfloat16 (the high half of a
 // binary32), as bit patterns.
 #pragma once
@@ -12,6 +13,10 @@ namespace pv::sandbox {
 
 /// Bytes of one element of dtype t.
 inline std::size_t elem_size(pv_dtype t) { return t == PV_F32 ? 4 : t == PV_F64 ? 8 : 2; }
+
+/// The dtypes every library is offered (PV_DTYPE_BIT bits): float32 and
+/// float64; the 16-bit ones only when declared (impl.h, version 5).
+inline constexpr std::uint32_t kAlwaysOffered = PV_DTYPE_BIT(PV_F32) | PV_DTYPE_BIT(PV_F64);
 
 /// The name of dtype t as reports and accuracy classes spell it ("float32",
 /// "float64", "float16", "bfloat16"); the one place that spells them.

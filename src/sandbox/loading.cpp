@@ -1,6 +1,7 @@
 #include "sandbox/loading.h"
 
 #include "sandbox/framing.h"
+#include "sandbox/half_formats.h"
 #include "sandbox/isolation.h"
 #include "sandbox/operations.h"
 #include "sandbox/process_adapter.h"
@@ -45,6 +46,11 @@ std::uint32_t provided_by(const pv_impl& impl) {
   return bits;
 }
 
+std::uint32_t offered_dtypes(const pv_impl& impl) {
+  const std::uint32_t sixteen = PV_DTYPE_BIT(PV_F16) | PV_DTYPE_BIT(PV_BF16);
+  return kAlwaysOffered | (impl.abi_version >= 5 ? impl.dtypes & sixteen : 0u);
+}
+
 impl_info probe_library(const std::string& given, int timeout_ms) {
   runner_options o;
   o.timeout_ms = timeout_ms;
@@ -77,9 +83,11 @@ impl_info probe_library(const std::string& given, const runner_options& o) {
       const std::uint32_t bits = provided_by(*impl);
       for (std::size_t k = 0; k < operations().size(); ++k) msg += (bits >> k & 1) ? '1' : '0';
       msg += ' ';
-      // version 4: attend's capabilities and empty-row convention ("0:0" before)
+      // version 4: attend's capabilities and empty-row convention ("0:0" before);
+      // then the dtypes offered (version 5 declares the 16-bit ones)
       const bool v4 = impl->abi_version >= 4;
       msg += std::to_string(v4 ? impl->attend_caps : 0u) + ":" + std::to_string(v4 ? impl->attend_empty_rows : 0u);
+      msg += ":" + std::to_string(offered_dtypes(*impl));
       msg += ' ';
       // version 2 only: a version-1 pv_impl ends before `accuracy`
       const char* acc = impl->abi_version >= 2 && impl->accuracy ? impl->accuracy : "";
@@ -118,14 +126,16 @@ impl_info probe_library(const std::string& given, const runner_options& o) {
   impl_info info;
   info.path = path;
   info.given = given;
-  // "I<abi> <one 0/1 per operation> <attend caps>:<empty rows> <accuracy> <name>"
+  // "I<abi> <one 0/1 per operation> <attend caps>:<empty rows>:<dtypes> <accuracy> <name>"
   const std::size_t sp = msg.find(' '), nb = operations().size(), caps = sp + nb + 2;
   const std::size_t colon = caps <= msg.size() ? msg.find(':', caps) : std::string::npos;
-  const std::size_t acc = colon == std::string::npos ? std::string::npos : msg.find(' ', colon);
+  const std::size_t colon2 = colon == std::string::npos ? std::string::npos : msg.find(':', colon + 1);
+  const std::size_t acc = colon2 == std::string::npos ? std::string::npos : msg.find(' ', colon2);
   if (sp == std::string::npos || acc == std::string::npos)
     throw load_error(where + "its answer is garbled: \"" + text::visible(msg) + "\"");
   info.attend_caps = static_cast<std::uint32_t>(std::strtoul(msg.substr(caps, colon - caps).c_str(), nullptr, 10));
-  info.attend_empty_rows = static_cast<std::uint32_t>(std::strtoul(msg.substr(colon + 1, acc - colon - 1).c_str(), nullptr, 10));
+  info.attend_empty_rows = static_cast<std::uint32_t>(std::strtoul(msg.substr(colon + 1, colon2 - colon - 1).c_str(), nullptr, 10));
+  info.dtypes = static_cast<std::uint32_t>(std::strtoul(msg.substr(colon2 + 1, acc - colon2 - 1).c_str(), nullptr, 10));
   info.abi_version = static_cast<std::uint32_t>(std::strtoul(msg.substr(1, sp - 1).c_str(), nullptr, 10));
   for (std::size_t k = 0; k < nb; ++k)
     if (msg[sp + 1 + k] == '1') info.provides |= 1u << k;

@@ -17,4 +17,9 @@ const pv_impl* load_in_child(const std::string& path, std::string& err);
 /// member and the member is not NULL.
 std::uint32_t provided_by(const pv_impl& impl);
 
+/// The dtypes impl is offered, as PV_DTYPE_BIT bits: float32 and float64
+/// always, float16 and bfloat16 only as its `dtypes` declares them (version 5;
+/// no earlier version declares any, whatever it implied before).
+std::uint32_t offered_dtypes(const pv_impl& impl);
+
 }  // namespace pv::sandbox

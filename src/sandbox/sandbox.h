@@ -55,7 +55,12 @@ struct impl_info {
   std::uint32_t provides = 0;  ///< bit k: operation k (operations.h) is provided
   std::uint32_t attend_caps = 0;        ///< version 4: pv_attend_capability bits
   std::uint32_t attend_empty_rows = 0;  ///< version 4: a pv_empty_rows
+  /// PV_DTYPE_BIT bits of the dtypes it is offered: float32 and float64, and
+  /// the 16-bit ones a version-5 library declares (every one for a server,
+  /// whose protocol carries the dtype of each call: docs/protocol.md)
+  std::uint32_t dtypes = kAlwaysOffered;
   bool has(op o) const { return provides >> unsigned(o) & 1; }
+  bool offers(pv_dtype t) const { return dtypes >> unsigned(t) & 1; }
 };
 
 /// Loads the library in a child and reads its pv_impl; throws load_error with

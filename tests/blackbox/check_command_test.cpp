@@ -4,6 +4,7 @@
 // mistakes are diagnosed.
 #include "core/json.h"
 #include "core/verdict.h"
+#include "posverify/impl.h"
 #include "support/plugins.h"
 #include "support/run_posverify.h"
 
@@ -241,15 +242,19 @@ TEST(CheckAccuracy, Float16KvPassesAsFloat16AndFailsAsFloat32) {
   auto as32 = run("check --impl " + panel("attn_f16_kv") + " --accuracy float32 --law attention.reference --cases 50 --out " + dir);
   EXPECT_EQ(as32.code, 1) << as32.out;
   EXPECT_NE(as32.out.find("the error is consistent with float16 storage"), std::string::npos) << as32.out;
+  EXPECT_NE(as32.out.find("with --accuracy float16 none fails: if the kernel is meant to compute so, declare it "
+                          "with --accuracy float16"),
+            std::string::npos)
+      << "the advice was rechecked\n" << as32.out;
   EXPECT_NE(as32.out.find("--accuracy float32 --law"), std::string::npos) << "the replay keeps the override\n" << as32.out;
   auto bad = run("check --impl " + panel("attn_f16_kv") + " --accuracy float8 --out " + dir);
   EXPECT_EQ(bad.code, 2) << bad.out;
   EXPECT_NE(bad.out.find("'float8' is not an accuracy class"), std::string::npos) << bad.out;
 }
 
-// ABI version 2: a float16 kernel is called with 16-bit buffers (laws
-// [float16]); a version-1 plugin loads and is checked as before (no 16-bit
-// calls, float32 accuracy).
+// A float16 kernel that declares float16 (`dtypes`, ABI version 5) is called
+// with 16-bit buffers (laws [float16]); a version-1 plugin loads and is
+// checked as before (no 16-bit calls, float32 accuracy).
 TEST(CheckAccuracy, SixteenBitDtypesAndVersion1Plugins) {
   const std::string dir = out_dir("abi");
   auto r = run("check --impl " + panel("attn_f16_accum") + " --cases 25 --out " + dir);
@@ -262,6 +267,57 @@ TEST(CheckAccuracy, SixteenBitDtypesAndVersion1Plugins) {
   auto j = pv::json::parse(slurp(dir + "/abi-v1-ladder.json"));
   EXPECT_EQ(j.find("implementation")->find("abi_version")->as_integer(), 1);
   EXPECT_EQ(j.find("options")->find("accuracy")->as_string(), "dtype");
+}
+
+// A correct float32/float64 kernel of the version-1 era,
+// rebuilt against today's header (its initializer says PV_ABI_VERSION), was
+// sent float16 and bfloat16 buffers, read them as doubles and failed every
+// 16-bit law. It is offered only what it declares: it passes, no 16-bit law
+// runs, and the report says which dtypes it was offered.
+TEST(CheckAccuracy, RebuiltVersion1KernelIsNotSentSixteenBitDtypes) {
+  const std::string dir = out_dir("abi-v1-rebuilt");
+  auto r = run("check --impl " + std::string(POSVERIFY_ABI_V1_REBUILT) + " --cases 10 --out " + dir);
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_EQ(r.out.find("float16]"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("ok    attention.reference[float32]"), std::string::npos) << r.out;
+  auto j = pv::json::parse(slurp(dir + "/abi-v1-rebuilt.json"));
+  const pv::json* impl = j.find("implementation");
+  EXPECT_EQ(impl->find("abi_version")->as_integer(), PV_ABI_VERSION);
+  EXPECT_EQ(impl->find("dtypes")->dump(), "[\"float32\", \"float64\"]\n");
+  EXPECT_NE(slurp(dir + "/abi-v1-rebuilt.md").find("Dtypes offered: float32, float64 (float16, bfloat16: not declared, not sent)"),
+            std::string::npos);
+  // the kernel that declares float16 is offered it, and the report says so
+  auto f16 = run("check --impl " + panel("attn_f16_accum") + " --law attention.reference --cases 5 --out " + dir);
+  EXPECT_EQ(f16.code, 0) << f16.out;
+  EXPECT_EQ(pv::json::parse(slurp(dir + "/panel-attn-f16-accum.json")).find("implementation")->find("dtypes")->dump(),
+            "[\"float32\", \"float64\", \"float16\"]\n");
+}
+
+// A correct bfloat16 eager attention failed as float32 was
+// advised "consistent with float16 storage, declare --accuracy float16", and
+// failed with it (attention.convex_hull). Advice is rechecked first: every
+// attention law runs under each class the error is consistent with, and only
+// one under which all pass is advised. A float16 kernel without
+// max-subtraction (it overflows) looks like 16-bit rounding on its first
+// failing case but passes under no class, and is advised none.
+TEST(CheckAccuracy, AccuracyAdviceIsRecheckedBeforeItIsGiven) {
+  const std::string dir = out_dir("advice");
+  auto r = run("check --impl " + panel("attn_bf16_eager") + " --accuracy float32 --law attention.reference --cases 25 --out " + dir);
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("with --accuracy float16 attention."), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("with --accuracy bfloat16 none fails: if the kernel is meant to compute so, declare it with "
+                       "--accuracy bfloat16"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("declare it with --accuracy float16"), std::string::npos) << r.out;
+  auto followed = run("check --impl " + panel("attn_bf16_eager") + " --accuracy bfloat16 --cases 25 --out " + dir);
+  EXPECT_EQ(followed.code, 0) << "the advice, followed, passes\n" << followed.out;
+  auto bug = run("check --impl " + mutant("panel_attn_f16_no_max_sub") + " --accuracy float32 --law attention.reference "
+                 "--cases 25 --out " + dir);
+  EXPECT_NE(bug.out.find("the error is consistent with"), std::string::npos) << bug.out;
+  EXPECT_EQ(bug.code, 1) << bug.out;
+  EXPECT_NE(bug.out.find("no accuracy class explains the failure"), std::string::npos) << bug.out;
+  EXPECT_EQ(bug.out.find("declare it with"), std::string::npos) << bug.out;
 }
 
 // When the convention and the speeds are right, the RoPE diagnosis
@@ -383,7 +439,10 @@ TEST(CheckCli, LoadErrorsExit2NamingTheCause) {
   const std::string dir = out_dir("load-errors");
   auto a = run("check --impl " + std::string(POSVERIFY_BAD_WRONG_ABI) + " --out " + dir);
   EXPECT_EQ(a.code, 2) << a.out;
-  EXPECT_NE(a.out.find("declares ABI version 5, posverify speaks versions 1 to 4"), std::string::npos) << a.out;
+  EXPECT_NE(a.out.find("declares ABI version " + std::to_string(PV_ABI_VERSION + 1) + ", posverify speaks versions 1 to " +
+                       std::to_string(PV_ABI_VERSION)),
+            std::string::npos)
+      << a.out;
   auto b = run("check --impl " + std::string(POSVERIFY_BAD_NO_SYMBOL) + " --out " + dir);
   EXPECT_EQ(b.code, 2) << b.out;
   EXPECT_NE(b.out.find("missing symbol posverify_impl"), std::string::npos) << b.out;

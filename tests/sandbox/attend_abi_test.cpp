@@ -38,12 +38,14 @@ TEST(AttendAbi, VersionThreePluginsLoadAndAreNotReadPastTheirMembers) {
 }
 
 TEST(AttendAbi, ARebuiltPluginDeclaresNothingNew) {
-  // plain_float's initializer says PV_ABI_VERSION: rebuilt, it is version 4
+  // plain_float's initializer says PV_ABI_VERSION: rebuilt, it is the newest
+  // version, and declares neither attend nor a 16-bit dtype
   const impl_info f = load(builtin("plain_float"));
   EXPECT_EQ(f.abi_version, std::uint32_t(PV_ABI_VERSION));
   EXPECT_FALSE(f.has(op::attend));
   EXPECT_EQ(f.attend_caps, 0u);
   EXPECT_EQ(f.attend_empty_rows, 0u);
+  EXPECT_EQ(f.dtypes, std::uint32_t(PV_DTYPE_BIT(PV_F32) | PV_DTYPE_BIT(PV_F64)));
 }
 
 TEST(AttendAbi, CapabilitiesAreReadFromTheMembers) {

@@ -278,9 +278,30 @@ TEST(Operations, AttendIsReadOnlyFromVersion4AndItsCapabilitiesOnlyFromItsMember
   EXPECT_EQ(o.declares(f), 0xFFu | (1u << 31));
   // a plugin rebuilt against version 4 with a positional initializer: the
   // version says 4, the new members are zero, nothing is declared
-  const pv_impl rebuilt = {PV_ABI_VERSION, "rebuilt", attention_fn, nullptr, sinusoid_fn, nullptr, nullptr, 0, 0};
+  const pv_impl rebuilt = {PV_ABI_VERSION, "rebuilt", attention_fn, nullptr, sinusoid_fn, nullptr, nullptr, 0, 0, 0};
   EXPECT_EQ(provided_by(rebuilt), 0b101u);
   EXPECT_EQ(o.declares(rebuilt), 0u);
+}
+
+// The 16-bit dtypes came with the version (2 to 4), so a
+// float32/float64 kernel rebuilt against a newer header was sent float16 and
+// bfloat16 buffers. They are declared by `dtypes` (version 5), read only from
+// a version-5 pv_impl, and float32 and float64 are always offered.
+TEST(Operations, SixteenBitDtypesAreOfferedOnlyWhenDeclared) {
+  const std::uint32_t plain = PV_DTYPE_BIT(PV_F32) | PV_DTYPE_BIT(PV_F64);
+  pv_impl f{};
+  f.attention = attention_fn;
+  f.dtypes = PV_DTYPE_BIT(PV_F16) | PV_DTYPE_BIT(PV_BF16);  // what older memory may hold there
+  for (std::uint32_t v : {1u, 2u, 3u, 4u}) {
+    f.abi_version = v;
+    EXPECT_EQ(offered_dtypes(f), plain) << "a version-" << v << " pv_impl ends before dtypes";
+  }
+  f.abi_version = 5;
+  EXPECT_EQ(offered_dtypes(f), plain | PV_DTYPE_BIT(PV_F16) | PV_DTYPE_BIT(PV_BF16));
+  f.dtypes = PV_DTYPE_BIT(PV_BF16) | 0xF0u;  // bits of no dtype are not offered
+  EXPECT_EQ(offered_dtypes(f), plain | PV_DTYPE_BIT(PV_BF16));
+  const pv_impl rebuilt = {PV_ABI_VERSION, "rebuilt", attention_fn, nullptr, sinusoid_fn, nullptr, nullptr, 0, 0, 0};
+  EXPECT_EQ(offered_dtypes(rebuilt), plain) << "a rebuilt plugin declares no 16-bit dtype";
 }
 
 TEST(Operations, TheTableAsJsonNamesEveryRow) {
