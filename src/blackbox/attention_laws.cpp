@@ -8,6 +8,7 @@
 #include "blackbox/declines.h"
 #include "blackbox/law_run.h"
 #include "blackbox/laws.h"
+#include "blackbox/plain_in_class.h"
 #include "laws/attention/any_order_bound.h"
 #include "laws/attention/convex_hull.h"
 #include "laws/attention/key_value_permutation.h"
@@ -107,22 +108,16 @@ matrix<hp> apriori_bound(const check_run& cx, const matrix<T>& Q, const matrix<T
   const hp mu = hmax(convert<hp>(std::numeric_limits<T>::min()),
                      cx.accuracy.accumulate ? convert<hp>(std::ldexp(1.0, cx.accuracy.emin)) : hp(0));
   const attention_units au = attention_law_units<T>(cx);
-  return laws::attention_bound::any_order(Q, K, V, au.arith, mu, au.storage);
+  return laws::attention_bound::any_order(Q, K, V, au.arith, mu, au.storage, au.pv, au.pv_eta);
 }
 
 std::string entry(std::size_t i, std::size_t c) {
   return "output entry (" + std::to_string(i) + ", " + std::to_string(c) + ")";
 }
 
-/// posverify's plain attention in a declared accuracy class (the "plain" of
-/// attention.reference's rule, laws/attention/reference.h): q, k and v rounded
-/// to the class's format (storage, emulated exactly), every operation rounded
-/// to float32, or to the format itself for float16-accumulation.
 template <class T>
 matrix<T> plain_in_class(const accuracy_class& a, const att_case<T>& c) {
-  return reference_law::plain_rounded(
-      c.q, c.k, c.v, [&](double x) { return round_to_format(x, a); },
-      [&](double x) { return a.accumulate ? round_to_format(x, a) : double(float(x)); });
+  return blackbox::plain_in_class(a, c.q, c.k, c.v);
 }
 
 /// An exact (MPFR) variant of attention for the diagnosis: scores scaled by
@@ -234,18 +229,18 @@ std::string diagnose_attention(const check_run& cx, const att_case<T>& c, const 
   for (auto x : c.v.a) vmax = hmax(vmax, hp(abs(convert<hp>(x))));
   std::string units = "largest error " + ref::to_decimal(err, 3);
   std::string consistent;
-  for (const char* name : {"float16", "bfloat16", "float16-accumulation"}) {
+  for (const char* name : kAccuracyClasses) {
     const accuracy_class a = parse_accuracy(name);
-    if (a.u <= convert<double>(law_u<T>(cx))) continue;
+    if (a.u <= double(unit_roundoff<T>()) || !coarser(a, cx.accuracy)) continue;
     const auto plain = plain_in_class(a, c);
     hp perr = 0;
     for (std::size_t e = 0; e < ref.a.size(); ++e) perr = hmax(perr, hp(abs(convert<hp>(plain.a[e]) - ref.a[e])));
-    if (std::string(name) != "float16-accumulation")
+    if (!a.accumulate && !a.accumulate_pv)
       units += ", " + ref::to_decimal(hp(err / (vmax * a.u)), 3) + " u_" + name + " of max|v|";
     if (err <= reference_law::flash_c * perr + reference_law::floor_ulps * convert<hp>(a.u) * vmax) {
       consistent += std::string(consistent.empty() ? "the error is consistent with " : " and with ") +
-                    (a.accumulate ? "float16 accumulation" : std::string(name) + " storage") +
-                    " (posverify's plain " + name + " implementation errs by " + ref::to_decimal(perr, 3) + " here)";
+                    cause_of(a) + " (posverify's plain " + name + " implementation errs by " +
+                    ref::to_decimal(perr, 3) + " here)";
       classes.push_back(name);
     }
   }

@@ -88,8 +88,10 @@ hp law_u(const check_run& cx) {
 /// float32 arithmetic) `storage` is the class's u and `arith` the larger of
 /// T's and float32's; otherwise every rounding at law_u and no storage term
 /// (float16-accumulation: the class's u everywhere).
+/// float16-pv-accumulation: a storage class whose sum of p v is rounded at
+/// the class's u (`pv`, its subnormal spacing `pv_eta`).
 struct attention_units {
-  hp arith, storage;
+  hp arith, storage, pv = hp(0), pv_eta = hp(0);
 };
 
 template <class T>
@@ -97,7 +99,8 @@ attention_units attention_law_units(const check_run& cx) {
   const hp t = convert<hp>(unit_roundoff<T>()), a = convert<hp>(cx.accuracy.u);
   if (cx.accuracy.accumulate || !(a > t)) return {law_u<T>(cx), hp(0)};
   const hp f32 = convert<hp>(unit_roundoff<float>());
-  return {t > f32 ? t : f32, a};
+  if (!cx.accuracy.accumulate_pv) return {t > f32 ? t : f32, a};
+  return {t > f32 ? t : f32, a, a, convert<hp>(std::ldexp(1.0, cx.accuracy.emin - cx.accuracy.precision + 1))};
 }
 
 /// The unit roundoffs of a RoPE or sinusoid law for dtype T (rope_model.h,

@@ -4,14 +4,16 @@
 // of the entries of every case.
 //
 // Profiles (--profile):
-//   quick (default): 20 shapes, n_k on the tile boundaries 1, 2, 15, 16, 17,
+//   quick (default): 22 shapes, n_k on the tile boundaries 1, 2, 15, 16, 17,
 //     31, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 257; n_q = 65, 129 and
 //     257 (past a block of 64 query rows by one) in three; head dims 32, 64,
 //     80, 96, 128, 256; d_v != d in most; n_q = 1 in four, n_q != n_k in all
 //     but 1x1; n_q n_k up to 32639 (257 x 127). Each shape gets one input
 //     structure (structured_inputs.h) in turn: random, repeated tokens, all
 //     keys identical, padding, one dominant score, scores past exp's
-//     overflow, products near the dtype's overflow, tiny values.
+//     overflow, products near the dtype's overflow, tiny values; then two
+//     long rows of all-positive values (1 x 4096, d 128, every key identical;
+//     4 x 4096, d 64), where a 16-bit accumulator of p v stalls.
 //   models: quick plus a decoding step (1 x 4096, d 128), 256 x 2048 with
 //     d = 96, d_v = 80 (padding), and one FLUX.1 head per dtype: 4608 tokens
 //     (4096 image + 512 text) with d = d_v = 128, q and k rotated by FLUX's

@@ -25,6 +25,8 @@ const char* to_string(structure s) {
     case structure::exp_overflow: return "scores past exp's overflow";
     case structure::large_products: return "products near the dtype's overflow";
     case structure::tiny: return "tiny and subnormal values";
+    case structure::positive_values: return "all-positive values (non-zero mean)";
+    case structure::identical_keys_positive: return "all keys identical, all-positive values";
     case structure::flux_rope: return "FLUX.1 RoPE (64x64 image + 512 text tokens at (0,0,0))";
   }
   return "?";
@@ -47,6 +49,7 @@ value_range range_of(const check_run& cx) {
     r.min_normal = std::max(r.min_normal, std::ldexp(1.0, a.emin));
     r.denorm = std::max(r.denorm, std::ldexp(1.0, a.emin - a.precision + 1));
   }
+  r.underflow = r.storage.name == "bfloat16" ? r.min_normal : r.denorm;
   return r;
 }
 template value_range range_of<float>(const check_run&);
@@ -196,6 +199,15 @@ att_inputs<T> structured_attention(rng& g, std::size_t n_q, std::size_t n_k, std
                           : cast<T>(vr.min_normal * g.real(-4, 4), vr);
       break;
     }
+    case structure::identical_keys_positive:
+      for (std::size_t j = 1; j < n_k; ++j)
+        for (std::size_t l = 0; l < d; ++l) in.k(j, l) = in.k(0, l);
+      [[fallthrough]];
+    case structure::positive_values:
+      // from vs/4 to 3vs/4: the mean is half the largest value, and every
+      // partial sum over keys grows with their number
+      for (auto& e : in.v.a) e = cast<T>(vs * g.real(0.25, 0.75), vr);
+      break;
     case structure::flux_rope: {
       const std::size_t side = 64, text = n_k > side * side ? n_k - side * side : 0;
       const auto pos = flux_positions(text, side, side);

@@ -8,6 +8,10 @@
 //   - scores near the overflow of exp (a kernel that does not subtract the
 //     maximum overflows) and products near the dtype's own overflow;
 //   - tiny values: subnormal products and values, outputs near the underflow;
+//   - all-positive values (non-zero mean), with random keys or every key
+//     identical: the weighted sum of v grows with n_k instead of cancelling,
+//     so an accumulator kept in a 16-bit format stops growing (a float16 sum
+//     of ones stalls at 2048) where mean-zero values hide it;
 //   - FLUX.1: rows rotated by FLUX's 3-axis RoPE at the positions of a
 //     64 x 64 image grid with 512 text tokens at (0, 0, 0) (the model case).
 // Every value is representable in the dtype and in the 16-bit format the
@@ -31,10 +35,13 @@ enum class structure {
   exp_overflow,
   large_products,
   tiny,
+  positive_values,
+  identical_keys_positive,
   flux_rope,
 };
 
-/// The structures a tile-boundary shape cycles through (not flux_rope).
+/// The structures a tile-boundary shape cycles through (not the positive
+/// values, which long shapes of their own take, nor flux_rope).
 const std::vector<structure>& mixed_structures();
 const char* to_string(structure s);
 
@@ -44,6 +51,11 @@ struct value_range {
   double max = 0;         ///< largest finite value
   double min_normal = 0;  ///< smallest normal
   double denorm = 0;      ///< smallest subnormal (the spacing near 0)
+  /// The absolute error of an operation whose result underflows: the
+  /// subnormal spacing, or for bfloat16 the smallest normal, since bfloat16
+  /// hardware flushes subnormals to zero (x86's VDPBF16PS and AMX tiles read
+  /// subnormal inputs as 0 and write subnormal results as 0, whatever MXCSR says).
+  double underflow = 0;
   accuracy_class storage;  ///< rounding of every value (precision 0: T's own)
 };
 template <class T>

@@ -170,12 +170,13 @@ cli::option_table check_options(check_args& a) {
        rope_preset},
       {"--accuracy", "CLASS",
        "the kernel's arithmetic is coarser than its interface: float16 or bfloat16 (inputs stored "
-       "in that format, float32 accumulation) or float16-accumulation; the laws use that format's "
+       "in that format, float32 accumulation), float16-pv-accumulation (float16 storage and a float16 sum "
+       "of p v) or float16-accumulation; the laws use that format's "
        "unit roundoff (docs/check.md)",
        accuracy},
       {"--profile", "NAME",
-       "the shapes of attention.shapes: quick (default; 20 shapes on the tile boundaries of n_k and n_q = 65, 129, 257, head dims "
-       "32-256, d != d_v, n_q = 1, random and structured inputs) or models (quick plus a decoding step "
+       "the shapes of attention.shapes: quick (default; 22 shapes: the tile boundaries of n_k and n_q = 65, 129, 257, head dims "
+       "32-256, d != d_v, n_q = 1, random and structured inputs, two rows of 4096 keys with all-positive values) or models (quick plus a decoding step "
        "1x4096, 256x2048 and one FLUX.1 head of 4608 tokens with its 3-axis RoPE per dtype); docs/check.md",
        [&](const std::string& v) {
          try {

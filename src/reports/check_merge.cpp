@@ -5,6 +5,7 @@
 #include "reports/check_report.h"
 #include "core/json_read.h"
 #include "core/record_fields.h"
+#include "core/text.h"
 #include "numerics/scalar.h"
 
 #include <cmath>
@@ -53,9 +54,18 @@ std::string markdown_of_json(const json& j) {
   if (const json* e = impl.find("attend_empty_rows")) o.lib.attend_empty_rows = std::uint32_t(e->as_integer());
   if (const json* d = impl.find("dtypes")) {  // a report written before ABI version 5 has none
     o.lib.dtypes = 0;
-    for (const auto& n : d->items())
-      for (pv_dtype t : {PV_F32, PV_F64, PV_F16, PV_BF16})
-        if (n.second.as_string() == sandbox::dtype_name(t)) o.lib.dtypes |= PV_DTYPE_BIT(t);
+    for (const auto& n : d->items()) {
+      const std::uint32_t before = o.lib.dtypes;
+      if (n.second.type() == json::kind::string)
+        for (pv_dtype t : sandbox::kDtypes)
+          if (n.second.as_string() == sandbox::dtype_name(t)) o.lib.dtypes |= PV_DTYPE_BIT(t);
+      if (o.lib.dtypes == before)  // not a dtype, or one listed twice
+        throw std::runtime_error(
+            "the check report's implementation.dtypes: " +
+            (n.second.type() == json::kind::string ? "'" + pv::text::visible(n.second.as_string().substr(0, 40)) + "'"
+                                                    : std::string("a ") + fields::kind_name(n.second.type())) +
+            " is not a dtype listed once (float32, float64, float16, bfloat16)");
+    }
   }
   need(j, "laws");
   o.laws = fields::read_list(j, "laws", law_fields(), "the merged check report");

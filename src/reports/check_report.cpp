@@ -60,7 +60,7 @@ json report_json(const check_run& cx, const run_output& o, const json& regressio
     impl.set("attend_empty_rows", json::integer(o.lib.attend_empty_rows));
   }
   json dt = json::array();  // the dtypes it was offered (16-bit ones declared: impl.h, version 5)
-  for (pv_dtype t : {PV_F32, PV_F64, PV_F16, PV_BF16})
+  for (pv_dtype t : sandbox::kDtypes)
     if (o.lib.offers(t)) dt.push(json::string(sandbox::dtype_name(t)));
   impl.set("dtypes", dt);
   j.set("implementation", impl);
@@ -161,9 +161,10 @@ std::string report_md(const check_run& cx, const run_output& o, const json& regr
           empty[o.lib.attend_empty_rows <= 3 ? o.lib.attend_empty_rows : 0] + ")";
   }
   std::string offered, not_declared;
-  for (pv_dtype t : {PV_F32, PV_F64, PV_F16, PV_BF16})
-    (o.lib.offers(t) ? offered : not_declared) +=
-        std::string((o.lib.offers(t) ? offered : not_declared).empty() ? "" : ", ") + sandbox::dtype_name(t);
+  for (pv_dtype t : sandbox::kDtypes) {
+    std::string& list = o.lib.offers(t) ? offered : not_declared;
+    list += (list.empty() ? "" : ", ") + std::string(sandbox::dtype_name(t));
+  }
   md += "\n\nDtypes offered: " + offered +
         (not_declared.empty() ? std::string() : " (" + not_declared + ": not declared, not sent)");
   md += "\n\n";

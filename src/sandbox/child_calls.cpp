@@ -156,7 +156,7 @@ void child_serve(const std::string& path, const std::vector<call>& calls, std::s
     f.server = true;
     f.abi = PV_ABI_VERSION;
     f.provides = server_in_child();
-    f.dtypes = PV_DTYPE_BIT(PV_F32) | PV_DTYPE_BIT(PV_F64) | PV_DTYPE_BIT(PV_F16) | PV_DTYPE_BIT(PV_BF16);
+    f.dtypes = kEveryDtype;
   } else if ((f.impl = load_in_child(path, err))) {
     f.abi = f.impl->abi_version;
     f.provides = provided_by(*f.impl);

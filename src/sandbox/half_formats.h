@@ -14,9 +14,15 @@ namespace pv::sandbox {
 /// Bytes of one element of dtype t.
 inline std::size_t elem_size(pv_dtype t) { return t == PV_F32 ? 4 : t == PV_F64 ? 8 : 2; }
 
+/// Every dtype of the interface, in the order reports list them.
+inline constexpr pv_dtype kDtypes[] = {PV_F32, PV_F64, PV_F16, PV_BF16};
+
 /// The dtypes every library is offered (PV_DTYPE_BIT bits): float32 and
-/// float64; the 16-bit ones only when declared (impl.h, version 5).
+/// float64; the 16-bit ones only when declared (impl.h, version 5); every
+/// one to a server (Python or pipe), which declines what it cannot do.
 inline constexpr std::uint32_t kAlwaysOffered = PV_DTYPE_BIT(PV_F32) | PV_DTYPE_BIT(PV_F64);
+inline constexpr std::uint32_t kSixteenBit = PV_DTYPE_BIT(PV_F16) | PV_DTYPE_BIT(PV_BF16);
+inline constexpr std::uint32_t kEveryDtype = kAlwaysOffered | kSixteenBit;
 
 /// The name of dtype t as reports and accuracy classes spell it ("float32",
 /// "float64", "float16", "bfloat16"); the one place that spells them.

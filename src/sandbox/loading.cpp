@@ -47,8 +47,7 @@ std::uint32_t provided_by(const pv_impl& impl) {
 }
 
 std::uint32_t offered_dtypes(const pv_impl& impl) {
-  const std::uint32_t sixteen = PV_DTYPE_BIT(PV_F16) | PV_DTYPE_BIT(PV_BF16);
-  return kAlwaysOffered | (impl.abi_version >= 5 ? impl.dtypes & sixteen : 0u);
+  return kAlwaysOffered | (impl.abi_version >= 5 ? impl.dtypes & kSixteenBit : 0u);
 }
 
 impl_info probe_library(const std::string& given, int timeout_ms) {

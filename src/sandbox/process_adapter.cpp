@@ -385,7 +385,7 @@ impl_info probe_process(const std::string& spec, const runner_options& o) {
   info.accuracy = s.accuracy;
   // protocol 1 carries each call's dtype and a kernel declines what it does
   // not take (NotImplementedError): every dtype is offered
-  info.dtypes = PV_DTYPE_BIT(PV_F32) | PV_DTYPE_BIT(PV_F64) | PV_DTYPE_BIT(PV_F16) | PV_DTYPE_BIT(PV_BF16);
+  info.dtypes = kEveryDtype;
   // the operations protocol version 1 carries (attend does not yet)
   std::uint32_t piped = 0;
   for (std::size_t k = 0; k < operations().size(); ++k) piped |= std::uint32_t(operations()[k].piped) << k;

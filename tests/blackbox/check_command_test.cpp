@@ -320,6 +320,45 @@ TEST(CheckAccuracy, AccuracyAdviceIsRecheckedBeforeItIsGiven) {
   EXPECT_EQ(bug.out.find("declare it with"), std::string::npos) << bug.out;
 }
 
+// A C tensor library's CPU flash attention with a float16 V keeps its sum of
+// p v in float16 although its caller asks for float32 precision: 4096 tied
+// keys with v = 1 give 0.5. attention.shapes passed it: its values were
+// mean-zero (the sum stays small) and its rows at most 257 keys long (the
+// wrong sibling below failed there only at 1.03 of its tolerance, on a
+// padding case). Two long rows of all-positive values now fail it by
+// factors 14 and 6, the diagnosis names the accumulator, and the class that
+// describes it (float16-pv-accumulation) is not advised, since it leaves
+// those rows unbounded; the kernel with a float32 sum passes.
+TEST(CheckAccuracy, SixteenBitAccumulatorOfPVFailsOnLongRowsOfPositiveValues) {
+  const std::string dir = out_dir("f16-pv-sum");
+  for (const char* c : {"20", "21"}) {
+    auto r = run("check --impl " + mutant("panel_attn_online_f16_pv_sum") +
+                 " --law 'attention.shapes[float32]' --case " + std::string(c) + " --out " + dir);
+    EXPECT_EQ(r.code, 1) << r.out;
+    EXPECT_NE(r.out.find("all-positive values"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("the error is consistent with float16 storage with a float16 accumulator of p v"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("with --accuracy float16-pv-accumulation none fails, but attention.shapes[float32] is not "
+                         "bounded at "),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("no accuracy class explains the failure"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("declare it with"), std::string::npos) << r.out;
+  }
+  auto ok = run("check --impl " + panel("attn_online_f16_kv") + " --law attention.shapes --out " + dir);
+  EXPECT_EQ(ok.code, 0) << ok.out;
+  // declared as what it is, the sibling is judged on those terms: the long
+  // rows are not bounded, and the report says so instead of passing them
+  auto as_pv = run("check --impl " + mutant("panel_attn_online_f16_pv_sum") +
+                   " --accuracy float16-pv-accumulation --law attention.shapes --out " + dir);
+  EXPECT_EQ(as_pv.code, 0) << as_pv.out;
+  EXPECT_NE(as_pv.out.find("1x4096x128x128 (all keys identical, all-positive values); "
+                           "4x4096x64x64"),
+            std::string::npos)
+      << as_pv.out;
+}
+
 // When the convention and the speeds are right, the RoPE diagnosis
 // says where the accuracy falls short instead of reporting nothing.
 TEST(CheckAccuracy, RopeDiagnosisNamesTheShortfall) {

@@ -201,6 +201,24 @@ void expect_refused(const std::string& base, const std::pair<std::string, std::s
   EXPECT_EQ(slurp(base + "/m.json"), "") << "a refused merge writes nothing";
 }
 
+// A dtype name merge does not know was skipped: the merged report then said
+// the 16-bit laws were "not declared, not sent" whatever the shard said.
+TEST(CheckShardMerge, RefusesADtypeItDoesNotKnow) {
+  const std::string base = pv::plugin_test::fresh_out_dir("shards-dtype");
+  const auto s = tamper_shards(base);
+  std::string t = slurp(base + "/s1/attn_no_scale.json");
+  const auto list = t.find("\"dtypes\": [");
+  ASSERT_NE(list, std::string::npos) << t;
+  const auto f64 = t.find("\"float64\"", list);
+  ASSERT_NE(f64, std::string::npos) << t;
+  write(s.first, std::string(t).replace(f64, 9, "\"float46\""));
+  expect_refused(base, s, "implementation.dtypes: 'float46' is not a dtype listed once");
+  write(s.first, std::string(t).replace(f64, 9, "\"float32\""));
+  expect_refused(base, s, "implementation.dtypes: 'float32' is not a dtype listed once");
+  write(s.first, std::string(t).replace(f64, 9, "64"));
+  expect_refused(base, s, "implementation.dtypes: a ");
+}
+
 TEST(CheckShardMerge, RefusesAShardThatContradictsItself) {
   const std::string base = pv::plugin_test::fresh_out_dir("shards-contradict");
   const auto s = tamper_shards(base);

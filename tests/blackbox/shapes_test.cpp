@@ -242,8 +242,8 @@ TEST(CheckShapes, TiledSplitKernelPassesWithTimeAndMemoryPerShape) {
   const std::string dir = out_dir("shapes-tiled");
   auto r = run_posverify("check --impl " + panel("attn_tiled_split") + " --cases 10 --out " + dir);
   EXPECT_EQ(r.code, 0) << r.out;
-  EXPECT_NE(r.out.find("ok    attention.shapes[float32]  (passed, 20 cases)"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("ok    attention.shapes[float64]  (passed, 20 cases)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("ok    attention.shapes[float32]  (passed, 22 cases)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("ok    attention.shapes[float64]  (passed, 22 cases)"), std::string::npos) << r.out;
   auto j = pv::json::parse(slurp(dir + "/attn_tiled_split.json"));
   int rows = 0;
   for (const auto& kv : j.find("laws")->items()) {
@@ -259,7 +259,7 @@ TEST(CheckShapes, TiledSplitKernelPassesWithTimeAndMemoryPerShape) {
       EXPECT_GE(s.second.find("time_limit_ms")->as_integer(), 2000);
     }
   }
-  EXPECT_EQ(rows, 40);  // 20 shapes, 2 dtypes
+  EXPECT_EQ(rows, 44);  // 22 shapes, 2 dtypes
   const std::string md = slurp(dir + "/attn_tiled_split.md");
   EXPECT_NE(md.find("| 16 | 17x257x128x64 | random | fast |"), std::string::npos);
   // a user's shape, replayed by its flags

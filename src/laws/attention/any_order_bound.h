@@ -24,6 +24,16 @@
 // (1 + u_s)^2 (1 + gamma_{4n+4}) - 1. Counting the storage inside gamma_{4n+4}
 // at u_s instead makes B infinite from n = 1/(4 u_s) - 1 keys (511 for float16).
 //
+// A class that also keeps the weighted sum of v in a 16-bit format
+// (--accuracy float16-pv-accumulation: a float16 K/V cache whose p v
+// accumulator is float16, scores and the sum of weights in float32) rounds
+// that sum once per addition and once per rescaling of a streamed softmax:
+// every term passes through at most 2n + 2 such roundings, so gamma_{4n+4}
+// (with its storage) becomes (1 + that) (1 + gamma_{2n+2}(u_pv)) - 1, and
+// each of those roundings may underflow: (2n + 2) eta_pv more, eta_pv the
+// format's subnormal spacing. From n = 1/(2 u_pv) - 1 keys (1023 for float16)
+// B is infinite: such an accumulator is not bounded there.
+//
 // Each law says how it uses B in its own header: attention.permutation_
 // equivariance and attention.key_value_permutation 2 B (two outputs, each
 // within B of the same exact value), attention.score_shift the sum of the two
@@ -56,13 +66,17 @@ inline hp storage_pair(const hp& us) { return (1 + us) * (1 + us) - 1; }
 /// roundoff of the arithmetic judged, mu the absolute error of an exp that
 /// underflows (the smallest normal of the format it accumulates in), us the
 /// unit roundoff of a storage format holding q, k, v and the output (0: none).
+/// upv, eta_pv: the unit roundoff and subnormal spacing of a 16-bit p v
+/// accumulator (0: the sums at u; file comment).
 template <class T>
 matrix<hp> any_order(const matrix<T>& Q, const matrix<T>& K, const matrix<T>& V, const hp& u, const hp& mu,
-                     const hp& us = hp(0)) {
+                     const hp& us = hp(0), const hp& upv = hp(0), const hp& eta_pv = hp(0)) {
   const std::size_t n = K.rows, d = Q.cols;
   const hp gs = storage_pair(us);
   const hp gd = us > 0 ? hp(gamma_at(long(d) + 3, u) * (1 + gs) + gs) : gamma_at(long(d) + 3, u),
-           gn = us > 0 ? hp(gs + gamma_at(4 * long(n) + 4, u) * (1 + gs)) : gamma_at(4 * long(n) + 4, u);
+           gn0 = us > 0 ? hp(gs + gamma_at(4 * long(n) + 4, u) * (1 + gs)) : gamma_at(4 * long(n) + 4, u),
+           gn = upv > 0 ? hp((1 + gn0) * (1 + gamma_at(2 * long(n) + 2, upv)) - 1) : gn0;
+  const hp under_pv = upv > 0 ? hp(hp(2.0 * double(n) + 2) * eta_pv) : hp(0);
   const hp rs = hp(1) / sqrt(hp(static_cast<double>(d)));
   matrix<hp> B(Q.rows, V.cols);
   for (std::size_t i = 0; i < Q.rows; ++i) {
@@ -94,7 +108,7 @@ matrix<hp> any_order(const matrix<T>& Q, const matrix<T>& K, const matrix<T>& V,
         const hp av = abs(convert<hp>(V(j, c)));
         if (vmax < av) vmax = av;
       }
-      B(i, c) = ((e2 - 1) + gn * e2) * S + hp(static_cast<double>(n)) * mu * vmax;
+      B(i, c) = ((e2 - 1) + gn * e2) * S + hp(static_cast<double>(n)) * mu * vmax + under_pv;
     }
   }
   return B;
@@ -110,6 +124,8 @@ inline std::string any_order_rule() {
          "underflowing exponentials; under a storage class of unit roundoff u_s, q, k, v and the "
          "output stored at u_s and the sums at the arithmetic's u: gamma_{d+3} (1 + g_s) + g_s "
          "in D and (1 + u_s)^2 (1 + gamma_{4n+4}) - 1 for gamma_{4n+4}, g_s = (1 + u_s)^2 - 1; "
+         "with a 16-bit p v accumulator of unit roundoff u_pv also (1 + gamma_{2n+2}(u_pv)) on that "
+         "factor and (2n + 2) eta_pv for its underflow; "
          "underflowing exponentials)";
 }
 
@@ -143,18 +159,21 @@ void parallel_rows(std::size_t n, F body) {
 /// operation whose result underflows; 0 for MPFR), which adds (d + 3) eta to
 /// D and (4n + 4) eta to B.
 /// us: the unit roundoff of a storage class (any_order's; 0: none), its two
-/// roundings rounded up by (1 + 2^-40) in binary64.
+/// roundings rounded up by (1 + 2^-40) in binary64; upv: that of a 16-bit
+/// p v accumulator (any_order's; its underflow at eta's spacing).
 inline std::vector<double> any_order_binary64(const double* q, const double* k, const double* v,
                                               std::size_t n_q, std::size_t n_k, std::size_t d,
                                               std::size_t d_v, double u, double mu, double eta,
-                                              double us = 0) {
+                                              double us = 0, double upv = 0) {
   using detail::gamma_d;
   std::vector<double> B(n_q * d_v, 0.0);
   const double u53 = 0x1p-53, sc = 1 / std::sqrt(double(d));
   const double gs = us > 0 ? (2 * us + us * us) * (1 + 0x1p-40) : 0;
   const double gd = us > 0 ? (gamma_d(double(d + 3), u) * (1 + gs) + gs) * (1 + 0x1p-40) : gamma_d(double(d + 3), u),
-               gn = us > 0 ? (gs + gamma_d(double(4 * n_k + 4), u) * (1 + gs)) * (1 + 0x1p-40)
-                           : gamma_d(double(4 * n_k + 4), u);
+               gn0 = us > 0 ? (gs + gamma_d(double(4 * n_k + 4), u) * (1 + gs)) * (1 + 0x1p-40)
+                            : gamma_d(double(4 * n_k + 4), u),
+               gn = upv > 0 ? ((1 + gn0) * (1 + gamma_d(double(2 * n_k + 2), upv)) - 1) * (1 + 0x1p-40) : gn0,
+               under_pv = upv > 0 ? double(2 * n_k + 2) * eta * (1 + 0x1p-40) : 0;
   // the binary64 evaluation: scores within gamma_{d+3}(u53) sum|q k| / sqrt(d)
   // (+ u53 |s - max| for the subtraction), so each weight within e^{2 D53};
   // exp, the sums and the quotient within (1 + gamma_{n+8}(u53))
@@ -186,7 +205,8 @@ inline std::vector<double> any_order_binary64(const double* q, const double* k, 
     for (std::size_t c = 0; c < d_v; ++c) {
       double num = 0;
       for (std::size_t j = 0; j < n_k; ++j) num += s[j] * std::abs(v[j * d_v + c]);
-      const double b = rel * (num / z) + double(n_k) * mu * vmax[c] * (1 + 0x1p-40) + double(4 * n_k + 4) * eta;
+      const double b =
+          rel * (num / z) + double(n_k) * mu * vmax[c] * (1 + 0x1p-40) + double(4 * n_k + 4) * eta + under_pv;
       B[i * d_v + c] = std::isnan(b) ? INFINITY : b;
     }
   });

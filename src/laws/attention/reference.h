@@ -42,7 +42,8 @@ inline std::string tolerance_rule() {
          "textbook same-dtype implementation (max-subtracted, left-to-right sums, one "
          "division per entry; with --accuracy, the same in the declared class: inputs "
          "rounded to its format, every operation rounded to float32 or, for "
-         "float16-accumulation, to float16), ref is MPFR and B the a-priori bound of the entry (" +
+         "float16-accumulation, to float16, and for float16-pv-accumulation the sum of p v to "
+         "float16), ref is MPFR and B the a-priori bound of the entry (" +
          attention_bound::any_order_rule() +
          "); FlashAttention compares the largest error over a whole tensor, "
          "our cases are small and of very different scales, so errors are compared in units "
@@ -54,8 +55,11 @@ inline std::string tolerance_rule() {
 /// left-to-right sums, one division per entry) with every operation's result
 /// rounded by `op`. Computed in double, each result rounded explicitly (so
 /// `op` and `store` must round to formats of at most 53 bits).
-template <class T, class Store, class Op>
-matrix<T> plain_rounded(const matrix<T>& Q, const matrix<T>& K, const matrix<T>& V, Store&& store, Op&& acc) {
+/// `pv` rounds each step of the weighted sum of v (a 16-bit accumulator;
+/// the overload without it rounds those by `op` too).
+template <class T, class Store, class Op, class Pv>
+matrix<T> plain_rounded(const matrix<T>& Q, const matrix<T>& K, const matrix<T>& V, Store&& store, Op&& acc,
+                        Pv&& pv) {
   auto st = [&](const matrix<T>& m) {
     matrix<double> r(m.rows, m.cols);
     for (std::size_t e = 0; e < m.a.size(); ++e) r.a[e] = store(double(m.a[e]));
@@ -77,11 +81,15 @@ matrix<T> plain_rounded(const matrix<T>& Q, const matrix<T>& K, const matrix<T>&
     for (std::size_t j = 0; j < nk; ++j) z = acc(z + (e[j] = acc(std::exp(acc(e[j] - m)))));
     for (std::size_t col = 0; col < dv; ++col) {
       double o = 0;
-      for (std::size_t j = 0; j < nk; ++j) o = acc(o + acc(e[j] * v(j, col)));
+      for (std::size_t j = 0; j < nk; ++j) o = pv(o + acc(e[j] * v(j, col)));
       out(i, col) = static_cast<T>(acc(o / z));
     }
   }
   return out;
+}
+template <class T, class Store, class Op>
+matrix<T> plain_rounded(const matrix<T>& Q, const matrix<T>& K, const matrix<T>& V, Store&& store, Op&& acc) {
+  return plain_rounded(Q, K, V, store, acc, acc);
 }
 
 /// R over one case: raises R to max |plain - ref| / B over the entries with B > 0.

@@ -30,14 +30,15 @@ inline std::string statement(const std::string& profile) {
          "(profile " + profile + ": tile boundaries of n_k, head dims 32-256, d != d_v, n_q = 1" +
          (profile == "models" ? ", a decoding step, a FLUX.1 head of 4608 tokens with its 3-axis RoPE"
                               : std::string()) +
-         ") on random and structured inputs (ties, padding, underflow, overflow, subnormals)";
+         ") on random and structured inputs (ties, padding, underflow, overflow, subnormals, rows of 4096 keys "
+         "with all-positive values)";
 }
 
 inline std::string tolerance_rule() {
   return "|out - ref| <= B + b_ref per entry: B the a-priori bound of the entry (any order of the sums: "
          "(e^{2D} - 1 + gamma_{4n+4} e^{2D}) sum_j p_j |v_jc| + n mu max_j |v_jc| + (4n + 4) eta, "
          "D = max_j gamma_{d+3} sum_l |q_l k_jl| / sqrt(d) + u |s_j - max s| + 2u + (d + 3) eta; eta the "
-         "subnormal spacing; under a storage class q, k, v and the output stored at its u_s, the sums at "
+         "subnormal spacing (for bfloat16 its smallest normal: its hardware flushes subnormals to zero); under a storage class q, k, v and the output stored at its u_s, the sums at "
          "float32's u: any_order_bound.h), evaluated in binary64 with its own rounding counted, a shape "
          "whose B + b_ref reaches max_j |v_jc| reported not bounded; ref the fast "
          "double-word tier with its certified bound b_ref (MPFR where scores leave its range), MPFR "

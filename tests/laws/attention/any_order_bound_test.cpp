@@ -2,6 +2,7 @@
 // attention in float32 summed in any of posverify's orders, the binary64
 // evaluation is at least the hp one, and gamma is infinite past n u = 1.
 #include "laws/attention/any_order_bound.h"
+#include "laws/attention/reference.h"
 #include "numerics/attention.h"
 #include "numerics/permutation.h"
 
@@ -54,6 +55,44 @@ TEST(AnyOrderBound, Binary64EvaluationIsAnUpperBoundOfTheHpOne) {
   for (std::size_t e = 0; e < B64.size(); ++e) {
     EXPECT_GE(convert<hp>(B64[e]), B.a[e]) << e;
     EXPECT_LE(convert<hp>(B64[e]), B.a[e] * hp(1.0001)) << e;  // and not much more
+  }
+}
+
+// A float16 accumulator of p v (a float16 K/V cache whose sum has V's type,
+// scores and weights in float32): the storage-class bound alone is exceeded
+// on a long row of positive values; with the accumulator's u_pv it holds, in
+// hp and in binary64, and it is infinite from n = 1023 keys.
+TEST(AnyOrderBound, CoversASixteenBitAccumulatorOfPV) {
+  const std::size_t n = 300;
+  matrix<float> Q = filled(2, 8, 0.4), K = filled(n, 8, 0.9), V(n, 3);
+  for (auto& x : Q.a) x /= 64;  // nearly equal weights: the sum of p v grows to about 2n
+  for (std::size_t e = 0; e < V.a.size(); ++e) V.a[e] = float(2 + std::sin(0.7 * double(e)));  // in [1, 3]
+  const auto f16 = [](double x) { return double(static_cast<_Float16>(x)); };
+  const auto f32 = [](double x) { return double(float(x)); };
+  for (auto* m : {&Q, &K, &V})
+    for (auto& x : m->a) x = float(f16(x));
+  const auto A = attention_reference::plain_rounded(Q, K, V, f16, f32, f16);
+  const auto exact = attention(convert_matrix<hp>(Q), convert_matrix<hp>(K), convert_matrix<hp>(V));
+  const hp u = convert<hp>(unit_roundoff<float>()), mu = convert<hp>(std::numeric_limits<float>::min()),
+           us = hp(0x1p-11), eta = hp(0x1p-24);
+  const auto storage = any_order(Q, K, V, u, mu, us), pv = any_order(Q, K, V, u, mu, us, us, eta);
+  bool beyond_storage = false;
+  for (std::size_t e = 0; e < A.a.size(); ++e) {
+    const hp err = abs(convert<hp>(A.a[e]) - exact.a[e]);
+    EXPECT_LE(err, pv.a[e]) << e;
+    beyond_storage |= err > storage.a[e];
+  }
+  EXPECT_TRUE(beyond_storage) << "the storage bound alone covers a float16 accumulator: the test has no teeth";
+  const auto q = convert_matrix<double>(Q), k = convert_matrix<double>(K), v = convert_matrix<double>(V);
+  const auto B64 = any_order_binary64(q.a.data(), k.a.data(), v.a.data(), 2, n, 8, 3, 0x1p-24, 0x1p-126, 0x1p-24,
+                                      0x1p-11, 0x1p-11);
+  for (std::size_t e = 0; e < B64.size(); ++e) EXPECT_GE(convert<hp>(B64[e]), pv.a[e]) << e;
+  const auto ones = [](std::size_t r, std::size_t c) { return std::vector<double>(r * c, 1.0); };
+  for (const std::size_t keys : {1022u, 1023u}) {
+    const auto kk = ones(keys, 1), vv = ones(keys, 1), qq = ones(1, 1);
+    const auto b = any_order_binary64(qq.data(), kk.data(), vv.data(), 1, keys, 1, 1, 0x1p-24, 0x1p-126, 0x1p-24,
+                                      0x1p-11, 0x1p-11);
+    EXPECT_EQ(std::isinf(b[0]), keys == 1023) << keys << " keys: " << b[0];
   }
 }
 
