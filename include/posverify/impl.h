@@ -7,7 +7,7 @@
  * not supported", anything else for an error. A NULL function pointer means
  * "not provided": those laws are reported as not run. Buffers are row-major
  * arrays of float (PV_F32) or double (PV_F64); inputs must not be written.
- * Version 5 of the ABI: plugins declaring versions 1 to 4 keep loading; they
+ * Version 6 of the ABI: plugins declaring versions 1 to 5 keep loading; they
  * are never called with a configuration that needs version 3 (partial rotary,
  * M-RoPE, scaled speeds: see pv_rope_config_version) when they declare less,
  * and such laws are reported "unsupported" for them (docs/rope-configs.md).
@@ -17,6 +17,11 @@
  * there; versions 2 to 4 implied them, so a version-1 kernel rebuilt against
  * a newer header (and reading "not float32" as double) was sent float16 and
  * bfloat16 buffers. Now no plugin is sent a 16-bit dtype it does not declare.
+ * Version 6 adds `rope_caps`: the RoPE configurations of version 3 (partial
+ * rotary, M-RoPE, scaled speeds) a plugin rotates by are declared there;
+ * versions 3 to 5 implied all three, so a version-1 RoPE rebuilt against a
+ * newer header (and turning by the plain ladder whatever the scaling) was sent
+ * them. A version-6 plugin is sent only what it declares.
  * A function added to the interface is appended at the end of pv_impl under
  * a new version: a plugin is never read past the members of the version it
  * declares. A capability is declared by a non-zero member, never implied by
@@ -31,13 +36,20 @@
 extern "C" {
 #endif
 
-#define PV_ABI_VERSION 5
+#define PV_ABI_VERSION 6
 typedef enum pv_dtype { PV_F32 = 0, PV_F64 = 1, PV_F16 = 2, PV_BF16 = 3 } pv_dtype;
 /* version 5: a bit of pv_impl.dtypes, e.g. PV_DTYPE_BIT(PV_F16) | PV_DTYPE_BIT(PV_BF16).
  * float32 and float64 are always offered (a kernel returns 1 for those it
  * does not take); float16 and bfloat16 only when declared. */
 #define PV_DTYPE_BIT(t) (1u << (t))
 typedef enum pv_pairing { PV_PAIRS_ADJACENT = 0, PV_PAIRS_HALVES = 1 } pv_pairing;
+/* version 6: bits of pv_impl.rope_caps, the configurations of version 3 a
+ * RoPE kernel rotates by (pv_rope_config below) */
+enum pv_rope_capability {
+  PV_ROPE_PARTIAL = 1, /* axes_dim summing to R < head_dim: the rest passes through */
+  PV_ROPE_MROPE = 2,   /* mrope = 1 */
+  PV_ROPE_SCALED = 4   /* scaling.kind != PV_SCALE_NONE (every kind) */
+};
 /* version 3: how the speeds of the ladder are scaled for long context
  * (formulas and sources: docs/rope-configs.md). w_k = theta^(-2k/R) is the
  * plain ladder over the R rotated components. */
@@ -183,6 +195,9 @@ typedef struct pv_impl {
   /* version 5: the 16-bit dtypes (PV_DTYPE_BIT of PV_F16, PV_BF16) every
    * function of this plugin is called with; 0: float32 and float64 only */
   uint32_t dtypes;
+  /* version 6: the configurations of version 3 (pv_rope_capability bits)
+   * rope() is called with; 0: plain RoPE only */
+  uint32_t rope_caps;
 } pv_impl;
 const pv_impl *posverify_impl(void);   /* the one exported symbol */
 

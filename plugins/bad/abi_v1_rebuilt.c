@@ -7,7 +7,7 @@
  * and bfloat16 buffers, read them as doubles and failed every 16-bit law,
  * though it is correct. The 16-bit dtypes are declared (`dtypes`, version 5),
  * never implied, so this kernel passes and is never sent one.
- * Attention and the sinusoid, computed in double and rounded once. */
+ * Attention, RoPE and the sinusoid, computed in double and rounded once. */
 #include "posverify/impl.h"
 
 #include <math.h>
@@ -55,8 +55,33 @@ static int sinusoid(pv_dtype t, int64_t d, double base, const double *pos, int64
   return 0;
 }
 
+/* RoPE as version 1 knew it: one plain ladder theta^(-2k/axes_dim[a]) per
+ * axis, in double. It never heard of the members of version 3 (scaling,
+ * M-RoPE) and turns by the plain ladder whatever they say: rebuilt against
+ * the headers of versions 3 to 5 it claimed their configurations, was sent
+ * llama3 and YaRN speeds and failed them. They are declared (`rope_caps`,
+ * version 6), never implied, so it is sent plain configurations only. */
+static int rope(pv_dtype t, const pv_rope_config *cfg, const double *pos, int64_t n, void *x) {
+  int off = 0;
+  for (int a = 0; a < cfg->n_axes; off += cfg->axes_dim[a], ++a) {
+    const int dim = cfg->axes_dim[a];
+    for (int k = 0; k < dim / 2; ++k) {
+      const double w = pow(cfg->theta, -2.0 * (double)k / (double)dim);
+      const int i = cfg->pairing == PV_PAIRS_ADJACENT ? off + 2 * k : off + k;
+      const int j = cfg->pairing == PV_PAIRS_ADJACENT ? off + 2 * k + 1 : off + k + dim / 2;
+      for (int64_t r = 0; r < n; ++r) {
+        const double ang = pos[r * cfg->n_axes + a] * w, c = cos(ang), sn = sin(ang);
+        const double u = ld(t, x, r * cfg->head_dim + i), v = ld(t, x, r * cfg->head_dim + j);
+        st(t, x, r * cfg->head_dim + i, u * c - v * sn);
+        st(t, x, r * cfg->head_dim + j, u * sn + v * c);
+      }
+    }
+  }
+  return 0;
+}
+
 /* The initializer of version 1, as written then; the members added since are
  * zero (C), so the rebuilt plugin declares nothing new. */
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-static const pv_impl impl = {PV_ABI_VERSION, "abi-v1-rebuilt", attention, NULL, sinusoid};
+static const pv_impl impl = {PV_ABI_VERSION, "abi-v1-rebuilt", attention, rope, sinusoid};
 const pv_impl *posverify_impl(void) { return &impl; }

@@ -115,5 +115,6 @@ static int rope(pv_dtype t, const pv_rope_config *cfg, const double *pos, int64_
   return 0;
 }
 
-static const pv_impl impl = {PV_ABI_VERSION, PV_SCALED_NAME, NULL, rope, NULL, NULL, NULL, 0, 0, 0};
+static const pv_impl impl = {PV_ABI_VERSION, PV_SCALED_NAME, NULL, rope, NULL, NULL, NULL, 0, 0, 0,
+                              PV_ROPE_PARTIAL | PV_ROPE_MROPE | PV_ROPE_SCALED};
 const pv_impl *posverify_impl(void) { return &impl; }

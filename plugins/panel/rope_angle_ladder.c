@@ -118,5 +118,6 @@ static int rope(pv_dtype t, const pv_rope_config *cfg, const double *pos, int64_
 }
 
 static const pv_impl impl = {PV_ABI_VERSION, PV_PANEL_NAME, NULL, rope, NULL, NULL, NULL, 0, 0,
-                              PV_DTYPE_BIT(PV_F16) | PV_DTYPE_BIT(PV_BF16)};
+                              PV_DTYPE_BIT(PV_F16) | PV_DTYPE_BIT(PV_BF16),
+                              PV_ROPE_PARTIAL | PV_ROPE_MROPE | PV_ROPE_SCALED};
 const pv_impl *posverify_impl(void) { return &impl; }

@@ -51,7 +51,7 @@ class Kernel:
     name: str = ""
     #: "torch" or "numpy"
     backend: str = "torch"
-    #: "" (the dtype's own), "float16", "bfloat16" or "float16-accumulation":
+    #: "" (the dtype's own), "float16", "bfloat16", "float16-pv-accumulation" or "float16-accumulation":
     #: the kernel's arithmetic is coarser than its interface (docs/check.md, section 5)
     accuracy: str = ""
 

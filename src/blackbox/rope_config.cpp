@@ -155,7 +155,9 @@ rope_cfg parse_rope_config(const std::string& spec) {
       s.original_length = a[1];
       s.length = a[2];
     } else if (name == "yarn") {
-      auto a = modifier_args(m, name, 4, "FACTOR,BETA_FAST,BETA_SLOW,ORIGINAL_LENGTH", bad);
+      // an optional fifth argument sets the attention factor a (default 0.1 ln S + 1)
+      const bool given_a = std::count(m.begin(), m.end(), ',') == 4;
+      auto a = modifier_args(m, name, given_a ? 5 : 4, "FACTOR,BETA_FAST,BETA_SLOW,ORIGINAL_LENGTH[,ATTENTION_FACTOR]", bad);
       factor_ok(a[0]);
       if (!(a[1] > a[2])) throw bad("yarn beta_fast '" + to_decimal(a[1]) + "' is not above beta_slow '" + to_decimal(a[2]) + "'");
       length_ok(a[3], "original length");
@@ -164,7 +166,9 @@ rope_cfg parse_rope_config(const std::string& spec) {
       s.high = a[1];
       s.low = a[2];
       s.original_length = a[3];
-      s.attention_factor = 0.1 * std::log(a[0]) + 1;
+      s.attention_factor = given_a ? a[4] : 0.1 * std::log(a[0]) + 1;
+      if (given_a && a[4] > 16)
+        throw bad("yarn attention factor '" + to_decimal(a[4]) + "' is not in (0, 16]");
     } else if (name == "llama3") {
       auto a = modifier_args(m, name, 4, "FACTOR,LOW_FREQ_FACTOR,HIGH_FREQ_FACTOR,ORIGINAL_LENGTH", bad);
       factor_ok(a[0]);

@@ -203,11 +203,15 @@ att_inputs<T> structured_attention(rng& g, std::size_t n_q, std::size_t n_k, std
       for (std::size_t j = 1; j < n_k; ++j)
         for (std::size_t l = 0; l < d; ++l) in.k(j, l) = in.k(0, l);
       [[fallthrough]];
-    case structure::positive_values:
-      // from vs/4 to 3vs/4: the mean is half the largest value, and every
-      // partial sum over keys grows with their number
-      for (auto& e : in.v.a) e = cast<T>(vs * g.real(0.25, 0.75), vr);
+    case structure::positive_values: {
+      // from a quarter to three quarters of the top: the mean is half the
+      // largest value, and every partial sum over keys grows with their
+      // number; the top keeps n_k of them below max / 4, so that a kernel
+      // summing in the storage format (float16-accumulation) stays finite
+      const double top = std::min(vs, vr.max / (4 * double(n_k)));
+      for (auto& e : in.v.a) e = cast<T>(top * g.real(0.25, 0.75), vr);
       break;
+    }
     case structure::flux_rope: {
       const std::size_t side = 64, text = n_k > side * side ? n_k - side * side : 0;
       const auto pos = flux_positions(text, side, side);

@@ -51,6 +51,7 @@ std::string markdown_of_json(const json& j) {
     if (has && has->as_bool()) o.lib.provides |= 1u << k;
   }
   if (const json* c = impl.find("attend_caps")) o.lib.attend_caps = std::uint32_t(c->as_integer());
+  if (const json* c = impl.find("rope_caps")) o.lib.rope_caps = std::uint32_t(c->as_integer());
   if (const json* e = impl.find("attend_empty_rows")) o.lib.attend_empty_rows = std::uint32_t(e->as_integer());
   if (const json* d = impl.find("dtypes")) {  // a report written before ABI version 5 has none
     o.lib.dtypes = 0;

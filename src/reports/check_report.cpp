@@ -55,6 +55,8 @@ json report_json(const check_run& cx, const run_output& o, const json& regressio
   impl.set("abi_version", json::integer(o.lib.abi_version));
   for (std::size_t k = 0; k < sandbox::operations().size(); ++k)  // what it provides, one key per operation
     impl.set(sandbox::operations()[k].name, json::boolean(o.lib.has(sandbox::op(k))));
+  if (o.lib.has(sandbox::op::rope))  // the RoPE configurations it is sent (ABI version 6)
+    impl.set("rope_caps", json::integer(o.lib.rope_caps));
   if (o.lib.has(sandbox::op::attend)) {  // what it declares for attend (ABI version 4)
     impl.set("attend_caps", json::integer(o.lib.attend_caps));
     impl.set("attend_empty_rows", json::integer(o.lib.attend_empty_rows));
@@ -151,6 +153,13 @@ std::string report_md(const check_run& cx, const run_output& o, const json& regr
   for (std::size_t k = 0; k < sandbox::operations().size(); ++k)
     md += std::string(k ? " · " : " ") + sandbox::operations()[k].name + " " +
           (o.lib.has(sandbox::op(k)) ? "yes" : "no (laws not run)");
+  if (o.lib.has(sandbox::op::rope)) {  // the configurations of version 3 it is sent (impl.h, version 6)
+    static const char* const caps[] = {"partial rotary", "M-RoPE", "scaled speeds"};
+    std::string c;
+    for (unsigned b = 0; b < 3; ++b)
+      if (o.lib.rope_caps >> b & 1) c += (c.empty() ? "" : ", ") + std::string(caps[b]);
+    md += " (rope is sent " + (c.empty() ? std::string("plain configurations only") : "plain configurations, " + c) + ")";
+  }
   if (o.lib.has(sandbox::op::attend)) {
     static const char* const caps[] = {"causal", "window", "padding", "GQA", "softcap", "sinks", "ALiBi", "LSE"};
     static const char* const empty[] = {"undeclared (never sent)", "zeros", "NaN", "the mean of V"};

@@ -82,10 +82,13 @@ struct callee {
   std::uint32_t dtypes = 0;    ///< PV_DTYPE_BIT bits of the dtypes it is offered
 };
 
-/// The capabilities a library declares for row `o` (none before the row's version).
+/// The capabilities a library declares for row `o` (none before the row's
+/// version). A server is judged by what its protocol carries instead
+/// (process_adapter.cpp, travels): every bit.
 std::uint32_t declared(const callee& f, const operation& o) {
   if (!o.declares) return 0;
-  if (f.server || !f.impl || f.abi < o.since) return 0;
+  if (f.server) return ~0u;
+  if (!f.impl || f.abi < o.since) return 0;
   return o.declares(*f.impl);
 }
 

@@ -87,6 +87,9 @@ impl_info probe_library(const std::string& given, const runner_options& o) {
       const bool v4 = impl->abi_version >= 4;
       msg += std::to_string(v4 ? impl->attend_caps : 0u) + ":" + std::to_string(v4 ? impl->attend_empty_rows : 0u);
       msg += ":" + std::to_string(offered_dtypes(*impl));
+      // and the RoPE configurations it is sent (version 6 declares them)
+      const operation& rope = operations()[std::size_t(op::rope)];
+      msg += ":" + std::to_string(bits >> std::size_t(op::rope) & 1 ? rope.declares(*impl) : 0u);
       msg += ' ';
       // version 2 only: a version-1 pv_impl ends before `accuracy`
       const char* acc = impl->abi_version >= 2 && impl->accuracy ? impl->accuracy : "";
@@ -125,16 +128,18 @@ impl_info probe_library(const std::string& given, const runner_options& o) {
   impl_info info;
   info.path = path;
   info.given = given;
-  // "I<abi> <one 0/1 per operation> <attend caps>:<empty rows>:<dtypes> <accuracy> <name>"
+  // "I<abi> <one 0/1 per operation> <attend caps>:<empty rows>:<dtypes>:<rope caps> <accuracy> <name>"
   const std::size_t sp = msg.find(' '), nb = operations().size(), caps = sp + nb + 2;
   const std::size_t colon = caps <= msg.size() ? msg.find(':', caps) : std::string::npos;
   const std::size_t colon2 = colon == std::string::npos ? std::string::npos : msg.find(':', colon + 1);
-  const std::size_t acc = colon2 == std::string::npos ? std::string::npos : msg.find(' ', colon2);
+  const std::size_t colon3 = colon2 == std::string::npos ? std::string::npos : msg.find(':', colon2 + 1);
+  const std::size_t acc = colon3 == std::string::npos ? std::string::npos : msg.find(' ', colon3);
   if (sp == std::string::npos || acc == std::string::npos)
     throw load_error(where + "its answer is garbled: \"" + text::visible(msg) + "\"");
   info.attend_caps = static_cast<std::uint32_t>(std::strtoul(msg.substr(caps, colon - caps).c_str(), nullptr, 10));
   info.attend_empty_rows = static_cast<std::uint32_t>(std::strtoul(msg.substr(colon + 1, colon2 - colon - 1).c_str(), nullptr, 10));
-  info.dtypes = static_cast<std::uint32_t>(std::strtoul(msg.substr(colon2 + 1, acc - colon2 - 1).c_str(), nullptr, 10));
+  info.dtypes = static_cast<std::uint32_t>(std::strtoul(msg.substr(colon2 + 1, colon3 - colon2 - 1).c_str(), nullptr, 10));
+  info.rope_caps = static_cast<std::uint32_t>(std::strtoul(msg.substr(colon3 + 1, acc - colon3 - 1).c_str(), nullptr, 10));
   info.abi_version = static_cast<std::uint32_t>(std::strtoul(msg.substr(1, sp - 1).c_str(), nullptr, 10));
   for (std::size_t k = 0; k < nb; ++k)
     if (msg[sp + 1 + k] == '1') info.provides |= 1u << k;

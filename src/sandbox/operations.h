@@ -164,6 +164,19 @@ inline const std::vector<operation>& operations() {
           .needs = [](const call& c) {
             return std::uint32_t(pv_rope_config_version(reinterpret_cast<const pv_rope_config*>(c.input(0).data())));
           },
+          // ... each declared in rope_caps from version 6 (implied by versions 3 to 5)
+          .demands = [](const call& c) {
+            const auto* cfg = reinterpret_cast<const pv_rope_config*>(c.input(0).data());
+            std::int64_t sum = 0;
+            for (int a = 0; a < cfg->n_axes && a < 4; ++a) sum += cfg->axes_dim[a];
+            return (sum != cfg->head_dim ? std::uint32_t(PV_ROPE_PARTIAL) : 0u) |
+                   (cfg->mrope ? std::uint32_t(PV_ROPE_MROPE) : 0u) |
+                   (cfg->scaling.kind ? std::uint32_t(PV_ROPE_SCALED) : 0u);
+          },
+          .declares = [](const pv_impl& f) {
+            constexpr std::uint32_t every = PV_ROPE_PARTIAL | PV_ROPE_MROPE | PV_ROPE_SCALED;
+            return f.abi_version >= 6 ? f.rope_caps & every : f.abi_version >= 3 ? every : 0u;
+          },
       },
       {
           // out[n x d] = additive sinusoid, adjacent (sin, cos) pairs

@@ -390,10 +390,12 @@ impl_info probe_process(const std::string& spec, const runner_options& o) {
   std::uint32_t piped = 0;
   for (std::size_t k = 0; k < operations().size(); ++k) piped |= std::uint32_t(operations()[k].piped) << k;
   info.provides = s.provides & piped;
-  for (const char* acc : {"", "float32", "float16", "bfloat16", "float16-accumulation"})
+  // of the configurations of version 3, protocol 1 carries partial rotary only
+  if (info.has(op::rope)) info.rope_caps = PV_ROPE_PARTIAL;
+  for (const char* acc : {"", "float32", "float16", "bfloat16", "float16-pv-accumulation", "float16-accumulation"})
     if (info.accuracy == acc) return info;
   throw load_error("cannot use '" + shown + "': it declares accuracy class '" + text::visible(info.accuracy) +
-                   "' (float32, float16, bfloat16 or float16-accumulation)");
+                   "' (float32, float16, bfloat16, float16-pv-accumulation or float16-accumulation)");
 }
 
 void ensure_server(const impl_info& lib, const runner_options& o) {

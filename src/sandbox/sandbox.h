@@ -59,6 +59,10 @@ struct impl_info {
   /// the 16-bit ones a version-5 library declares (every one for a server,
   /// whose protocol carries the dtype of each call: docs/protocol.md)
   std::uint32_t dtypes = kAlwaysOffered;
+  /// pv_rope_capability bits of the RoPE configurations it is sent: declared
+  /// by a version-6 library, all three for versions 3 to 5, none before; for
+  /// a server what protocol 1 carries (partial rotary)
+  std::uint32_t rope_caps = 0;
   bool has(op o) const { return provides >> unsigned(o) & 1; }
   bool offers(pv_dtype t) const { return dtypes >> unsigned(t) & 1; }
 };

@@ -62,6 +62,12 @@ TEST(RopeConfig, ModifiersAccepted) {
   EXPECT_EQ(y.c.scaling.high, 32.0);  // beta_fast
   EXPECT_EQ(y.c.scaling.low, 1.0);    // beta_slow
   EXPECT_DOUBLE_EQ(y.c.scaling.attention_factor, 0.1 * std::log(16.0) + 1);
+  // the attention factor set explicitly (DeepSeek-V2: mscale = mscale_all_dim
+  // makes it 1, the softmax scale carries mscale^2)
+  auto ya = parse_rope_config("adjacent:10000:64:yarn(40,32,1,4096,1)");
+  EXPECT_EQ(ya.c.scaling.attention_factor, 1.0);
+  EXPECT_EQ(ya.c.scaling.factor, 40.0);
+  EXPECT_EQ(parse_rope_config("halves:10000:128:yarn(16,32,1,4096,1.25)").c.scaling.attention_factor, 1.25);
   auto m = parse_rope_config("halves:1000000:128:mrope(16,24,24)");
   EXPECT_EQ(m.c.n_axes, 3);
   EXPECT_EQ(m.c.mrope, 1);
@@ -84,6 +90,9 @@ TEST(RopeConfig, ModifiersRejectedNamingTheFieldAndValue) {
       {"halves:10000:128:yarn(0.5,32,1,4096)", "yarn factor '0.5'"},
       {"halves:10000:128:yarn(16,1,32,4096)", "beta_fast '1' is not above beta_slow '32'"},
       {"halves:10000:128:yarn(16,32,-1,4096)", "yarn argument '-1'"},
+      {"halves:10000:128:yarn(16,32,1,4096,0)", "yarn argument '0'"},
+      {"halves:10000:128:yarn(16,32,1,4096,17)", "yarn attention factor '17' is not in (0, 16]"},
+      {"halves:10000:128:yarn(16,32,1,4096,1,2)", "yarn takes 4 arguments"},
       {"halves:10000:128:linear(inf)", "linear argument 'inf'"},
       {"halves:10000:128:linear( 4)", "linear argument ' 4'"},
       {"halves:10000:128:linear(4)+ntk(2)", "at most one scaling"},

@@ -4,6 +4,7 @@
 // never judged wrong, and the laws proper to a configuration catch its mutants.
 #include "core/json.h"
 #include "core/verdict.h"
+#include "posverify/impl.h"
 #include "support/plugins.h"
 #include "support/run_posverify.h"
 
@@ -146,6 +147,65 @@ TEST(CheckScaled, DiagnosisNamesTheRule) {
     EXPECT_EQ(r.code, 1) << r.out;
     EXPECT_NE(r.out.find(c.expect), std::string::npos) << c.mutant << " " << c.flags << "\n" << r.out;
   }
+}
+
+}  // namespace
+
+namespace {
+
+// YaRN's attention factor could not be spelled (DeepSeek-V2 sets it to 1 and
+// moves mscale into the softmax scale): yarn's fifth argument sets it. The
+// correct kernel follows it; a kernel without the temperature is then right
+// at a = 1 and wrong at the default a.
+TEST(CheckScaled, YarnAttentionFactorCanBeSet) {
+  const std::string dir = out_dir("scaled-yarn-a");
+  const std::string one = " --rope-config 'adjacent:10000:64:yarn(40,32,1,4096,1)'";
+  auto ok = run("check --impl " + builtin("scaled_rope") + one +
+                " --rope-config 'halves:10000:128:yarn(16,32,1,4096,1.25)' --law rope --cases 10 --out " + dir);
+  EXPECT_EQ(ok.code, 0) << ok.out;
+  EXPECT_NE(ok.out.find("ok    rope.yarn.temperature[user-halves-128-theta10000-yarn-16-32-1-4096-1.25/float32]"),
+            std::string::npos)
+      << ok.out;
+  auto none = run("check --impl " + mutant("scaled_yarn_no_temperature") + one + " --law rope --cases 10 --out " + dir);
+  EXPECT_EQ(none.code, 0) << none.out;
+  auto dflt = run("check --impl " + mutant("scaled_yarn_no_temperature") +
+                  " --rope-config 'adjacent:10000:64:yarn(40,32,1,4096)' --law rope --cases 10 --out " + dir);
+  EXPECT_EQ(dflt.code, 1) << dflt.out;
+}
+
+}  // namespace
+
+namespace {
+
+// A RoPE of the version-1 era, rebuilt against a header of versions 3 to 5
+// (its initializer says PV_ABI_VERSION), claimed their configurations: it
+// was sent llama3 speeds, turned by the plain ladder and failed. The
+// configurations of version 3 are declared (rope_caps, version 6): it is sent
+// plain ones only, the others are unsupported, and the report says so; the
+// kernel that declares them is sent them.
+TEST(CheckScaled, RebuiltVersion1RopeIsSentPlainConfigurationsOnly) {
+  const std::string dir = out_dir("scaled-v1-rebuilt");
+  const std::string flags = " --rope-preset llama-3.1-8b --rope-preset phi-2 --rope-config halves:10000:64"
+                            " --law rope --cases 5 --out " + dir;
+  auto r = run("check --impl " + std::string(POSVERIFY_ABI_V1_REBUILT) + flags);
+  EXPECT_EQ(r.code, 0) << r.out;
+  auto j = pv::json::parse(slurp(dir + "/abi-v1-rebuilt.json"));
+  auto v = verdicts(j);
+  EXPECT_EQ(v["rope.reference[llama-3.1-8b/float32]"], pv::verdict::unsupported);
+  EXPECT_EQ(v["rope.partial.pass_through[phi-2/float64]"], pv::verdict::unsupported);
+  EXPECT_EQ(v["rope.reference[user-halves-64-theta10000/float32]"], pv::verdict::passed);
+  EXPECT_EQ(v["rope.reference[user-halves-64-theta10000/float64]"], pv::verdict::passed);
+  EXPECT_EQ(j.find("implementation")->find("rope_caps")->as_integer(), 0);
+  EXPECT_NE(slurp(dir + "/abi-v1-rebuilt.md").find("(rope is sent plain configurations only)"), std::string::npos);
+  auto s = run("check --impl " + builtin("scaled_rope") + flags);
+  EXPECT_EQ(s.code, 0) << s.out;
+  auto js = pv::json::parse(slurp(dir + "/builtin-scaled-rope.json"));
+  EXPECT_EQ(js.find("implementation")->find("rope_caps")->as_integer(),
+            PV_ROPE_PARTIAL | PV_ROPE_MROPE | PV_ROPE_SCALED);
+  EXPECT_EQ(verdicts(js)["rope.reference[llama-3.1-8b/float32]"], pv::verdict::passed);
+  EXPECT_NE(slurp(dir + "/builtin-scaled-rope.md")
+                .find("(rope is sent plain configurations, partial rotary, M-RoPE, scaled speeds)"),
+            std::string::npos);
 }
 
 }  // namespace
