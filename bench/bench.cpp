@@ -208,7 +208,11 @@ int main(int argc, char** argv) {
   const double mp113 = cpu_ns_of("MPFR 113", ""), mpm = cpu_ns_of("mpmath", "one");
 
   std::ostringstream md;
+  // the posverify this benchmark measured, as every report names it (src/reports/build_line.h)
+  std::string build = run(std::string(POSVERIFY_BENCH_POSVERIFY) + " --version").out;
+  while (!build.empty() && (build.back() == '\n' || build.back() == '\r')) build.pop_back();
   md << "# Benchmark: reference tiers\n\n"
+     << (build.empty() ? std::string() : "`" + build + "`\n\n")
      << "Written by `build/posverify_bench` (bench/bench.cpp) on this machine ("
      << std::thread::hardware_concurrency()
      << " hardware threads, load average " << load_at_start

@@ -96,5 +96,3 @@ if(POSVERIFY_BUILD_TESTS)
     add_dependencies(posverify_check_test ${t})
   endforeach()
 endif()
-
-install(DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/python/posverify DESTINATION share/posverify/python)

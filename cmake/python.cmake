@@ -1,7 +1,9 @@
 # The process adapter with real PyTorch and numpy (label `python`): the
 # examples of examples/python/ must pass and their wrong siblings must be
-# caught (tests/python/test_examples.py), and the pytest regression flow of
-# examples/python/test_posverify_regression.py. They need Debian's
+# caught (tests/python/test_examples.py), the pytest regression flow of
+# examples/python/test_posverify_regression.py on the pytest plugin, the
+# plugin itself (tests/python/test_plugin.py) and the Python API
+# (tests/python/test_api.py). They need Debian's
 # python3-torch, python3-numpy and python3-pytest for POSVERIFY_TEST_PYTHON
 # (scripts/posverify-setup test installs them); without them the tests are
 # left out with a message.
@@ -30,9 +32,28 @@ if(POSVERIFY_BUILD_TESTS)
                COMMAND ${POSVERIFY_TEST_PYTHON} -m pytest -q -p no:cacheprovider ${_pv_py_tests} -k test_${case})
       set_tests_properties(python.${case} PROPERTIES LABELS python ENVIRONMENT "${_pv_py_env}")
     endforeach()
+    # the regression example through the pytest plugin of this source tree
+    # (-p no:posverify: not also an installed copy's entry point)
     add_test(NAME python.regression_flow
-             COMMAND ${POSVERIFY_TEST_PYTHON} -m pytest -q -p no:cacheprovider
+             COMMAND ${POSVERIFY_TEST_PYTHON} -m pytest -q -p no:cacheprovider -p no:posverify -p posverify.pytest_plugin
                      ${CMAKE_CURRENT_SOURCE_DIR}/examples/python/test_posverify_regression.py)
     set_tests_properties(python.regression_flow PROPERTIES LABELS python ENVIRONMENT "${_pv_py_env}")
+    # the pytest plugin (tests/python/test_plugin.py) and the Python API
+    # (tests/python/test_api.py), one ctest test each
+    foreach(case plugin_items:test_plugin_one_item_per_law
+                 plugin_planted_failure:test_plugin_planted_failure_shows_finding_and_replay
+                 plugin_select:test_plugin_k_selects_one_law)
+      string(REPLACE ":" ";" _pv_pair "${case}")
+      list(GET _pv_pair 0 _pv_name)
+      list(GET _pv_pair 1 _pv_fn)
+      add_test(NAME python.${_pv_name}
+               COMMAND ${POSVERIFY_TEST_PYTHON} -m pytest -q -p no:cacheprovider
+                       ${CMAKE_CURRENT_SOURCE_DIR}/tests/python/test_plugin.py::${_pv_fn})
+      set_tests_properties(python.${_pv_name} PROPERTIES LABELS python ENVIRONMENT "${_pv_py_env}")
+    endforeach()
+    add_test(NAME python.api
+             COMMAND ${POSVERIFY_TEST_PYTHON} -m pytest -q -p no:cacheprovider
+                     ${CMAKE_CURRENT_SOURCE_DIR}/tests/python/test_api.py)
+    set_tests_properties(python.api PROPERTIES LABELS python ENVIRONMENT "${_pv_py_env}")
   endif()
 endif()

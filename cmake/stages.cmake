@@ -116,7 +116,8 @@ posverify_stage(laws DEPS numerics)
 # table, loading, isolation, framing, the process adapter).
 posverify_stage(sandbox DEPS core LIBS posverify_impl ${CMAKE_DL_LIBS})
 # The process adapter finds the Python package of the source tree unless
-# POSVERIFY_PYTHON_DIR says otherwise (python/posverify/, docs/python.md).
+# POSVERIFY_PYTHON_DIR says otherwise (python/posverify/, docs/python.md), or
+# an installed binary finds its own beside it (src/core/install_dirs.h).
 set_source_files_properties(${CMAKE_CURRENT_SOURCE_DIR}/src/sandbox/process_adapter.cpp PROPERTIES
   COMPILE_DEFINITIONS POSVERIFY_PYTHON_DIR="${CMAKE_CURRENT_SOURCE_DIR}/python")
 # The judges: each runs the laws its own way.
@@ -128,21 +129,23 @@ posverify_stage(mutation DEPS blackbox claims properties)
 # reports: JSON, Markdown, HTML and JUnit of every judge.
 posverify_stage(reports DEPS blackbox budgets claims mutation)
 # Where the HTML pages read the chart libraries at generation time
-# ($POSVERIFY_JS_DIR overrides; js/package-lock.json, docs/reports.md).
+# ($POSVERIFY_JS_DIR overrides, an installed binary reads its own:
+# src/core/install_dirs.h; js/package-lock.json, docs/reports.md).
 set_source_files_properties(${CMAKE_CURRENT_SOURCE_DIR}/src/reports/html.cpp PROPERTIES
   COMPILE_DEFINITIONS POSVERIFY_JS_DIR="${CMAKE_CURRENT_SOURCE_DIR}/js/node_modules")
 # cli: option tables and one file per subcommand (main.cpp is the program's).
 posverify_stage(cli DEPS reports EXCLUDE main.cpp)
-# The commit of the source tree for `posverify --version`: written at build
-# time (cmake/git_commit.cmake), recompiled only when it changes.
+# The commit of the source tree for `posverify --version` and the line at the
+# top of every report (src/reports/build_line.h): written at build time
+# (cmake/git_commit.cmake), recompiled only when it changes.
 set(_git_commit_cpp ${CMAKE_BINARY_DIR}/generated/git_commit.cpp)
 add_custom_target(pv_git_commit
   COMMAND ${CMAKE_COMMAND} -DSRC=${CMAKE_CURRENT_SOURCE_DIR} -DOUT=${_git_commit_cpp}
           -P ${CMAKE_CURRENT_SOURCE_DIR}/cmake/git_commit.cmake
   BYPRODUCTS ${_git_commit_cpp}
   COMMENT "commit of the source tree")
-target_sources(pv_cli PRIVATE ${_git_commit_cpp})
-add_dependencies(pv_cli pv_git_commit)
+target_sources(pv_reports PRIVATE ${_git_commit_cpp})
+add_dependencies(pv_reports pv_git_commit)
 
 # The stages and their direct dependencies, and each stage's include folders
 # as its users see them (transitively), for tests/layering/.

@@ -7,13 +7,20 @@ Subclass :class:`Kernel`, define the methods you have, and run::
 The methods take and return torch tensors (``backend = "torch"``, the default)
 or numpy arrays (``backend = "numpy"``) of the call's dtype; raise
 ``NotImplementedError`` for a dtype or configuration you do not support.
+To check a kernel from Python, :func:`check` runs ``posverify check`` and
+returns its result (:class:`CheckResult`); :func:`list_laws` lists the laws it
+would run. The pytest plugin (``posverify.pytest_plugin``, entry point
+``posverify``) turns each law into a test of a module declaring
+:class:`Check` objects.
+
 See docs/python.md; the wire protocol is docs/protocol.md.
 """
 
 from dataclasses import dataclass
 from typing import Tuple
 
-__all__ = ["Kernel", "RopeConfig", "PROTOCOL_VERSION"]
+__all__ = ["Kernel", "RopeConfig", "PROTOCOL_VERSION", "check", "list_laws", "Check", "CheckResult", "LawResult",
+           "PosverifyError"]
 
 PROTOCOL_VERSION = 1
 
@@ -58,3 +65,6 @@ class Kernel:
     def __init__(self, device: str = "cpu"):
         #: where the tensors go: "cpu", "cuda", "cuda:1", ... (``--device`` of posverify check)
         self.device = device
+
+
+from .api import Check, CheckResult, LawResult, PosverifyError, check, list_laws  # noqa: E402

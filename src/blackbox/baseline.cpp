@@ -3,6 +3,7 @@
 #include "core/files.h"
 #include "laws/aliases.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 
@@ -100,7 +101,7 @@ baseline load_baseline(const std::string& path) {
   return parse_baseline(read_text(path, "--baseline", max_baseline_bytes), path);
 }
 
-json compare(const baseline& base, const std::vector<law_result>& now) {
+json compare(const baseline& base, const std::vector<law_result>& now, const std::vector<std::string>& asked) {
   json regs = json::array();
   std::map<std::string, const law_result*> cur;
   for (const auto& r : now) cur[r.id] = &r;
@@ -112,6 +113,10 @@ json compare(const baseline& base, const std::vector<law_result>& now) {
     const std::string shown =
         "`" + current + "`" + (current == saved_id ? std::string() : " (`" + saved_id + "` in the baseline)");
     if (*parse_verdict(b.find("verdict")->as_string()) != verdict::passed) continue;  // checked by parse_baseline
+    if (!asked.empty() && std::none_of(asked.begin(), asked.end(), [&](const std::string& p) {
+          return current.rfind(p, 0) == 0 || saved_id.rfind(p, 0) == 0;
+        }))
+      continue;  // --law left it out of this run
     auto it = cur.find(current);
     if (it == cur.end() || it->second->verdict != verdict::passed) {
       std::string now_v = it == cur.end() ? "absent" : to_string(it->second->verdict);

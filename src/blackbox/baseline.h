@@ -40,7 +40,9 @@ baseline parse_baseline(const std::string& text, const std::string& path);
 
 /// Regressions of `now` against the baseline: laws that held and no longer
 /// do, and worst errors that grew beyond the margin (one string each).
-json compare(const baseline& base, const std::vector<law_result>& now);
+/// `asked`: the run's --law prefixes; a law of the baseline that none of
+/// them selects was not run, so it is not compared (none given: every law).
+json compare(const baseline& base, const std::vector<law_result>& now, const std::vector<std::string>& asked = {});
 
 /// The contents of file `path` for option `flag`: a regular file of at most
 /// `max_bytes`; throws pv::usage_error naming the flag, file and problem.

@@ -47,7 +47,7 @@ struct check_run {
   std::uint64_t seed = 1;
   int cases = 100;
   double max_position = 8192;
-  std::string only_law;  ///< run laws whose id starts with this (empty: all)
+  std::vector<std::string> only_law;  ///< run laws whose id starts with one of these (empty: all)
   int only_case = -1;    ///< replay one case
   int min_cases = 1;     ///< fewer evaluated cases (the rest declined): insufficient
   std::string program = "posverify";

@@ -33,6 +33,14 @@ inline bool asked_for(const law_result& r, const std::string& only) {
   return !r.former_id.empty() && (r.former_id + r.id.substr(r.base_id.size())).rfind(only, 0) == 0;
 }
 
+/// Whether one of the --law prefixes asks for law r (none given: every law).
+inline bool asked_for(const law_result& r, const std::vector<std::string>& only) {
+  if (only.empty()) return true;
+  for (const auto& o : only)
+    if (asked_for(r, o)) return true;
+  return false;
+}
+
 /// Runs the cases of one law: builds the calls of every case, runs them in
 /// one child, then evaluates the cases in order and stops at the first
 /// failure (as a property runner does).

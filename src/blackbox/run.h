@@ -21,6 +21,7 @@ struct run_output {
   std::vector<std::string> all_laws;  ///< base ids of every law of the library
   long units = 0;                     ///< units of the whole run (core/shard.h)
   std::vector<long> sweep_units, diagnosis_units;  ///< the unit of each sweep and diagnosis entry
+  std::string build;  ///< the posverify that ran it (reports/build_line.h; set by the caller, read back by merge)
 };
 
 /// Makes the output folder (named as --out in errors).

@@ -1,6 +1,7 @@
 #include "cli/commands.h"
 
 #include "blackbox/baseline.h"
+#include "reports/build_line.h"
 #include "reports/check_report.h"
 #include "blackbox/run.h"
 #include "blackbox/law_run.h"
@@ -90,6 +91,7 @@ struct check_args {
   std::string impl, out_dir = "reports", baseline, save_baseline, junit, shard;
   bool shard_given = false;
   bool mutation = false, panel = false, seed_set = false, cases_set = false, maxpos_set = false;
+  bool list = false;  ///< --list: print the ids of the laws the run would run, run none
   int seeds = 1;
   unsigned bits = 128;
   std::vector<std::string> libs;  ///< the libraries after --mutation / --panel
@@ -197,8 +199,9 @@ cli::option_table check_options(check_args& a) {
          }
          cx.shapes.push_back(v);
        }},
-      {"--law", "ID", "run only the laws whose id starts with ID (a former id of a law names the law today)",
-       [&](const std::string& v) { cx.only_law = laws::current_id(v); }},
+      {"--law", "ID", "run only the laws whose id starts with ID (repeatable: a law runs when its id starts with "
+       "one of them; a former id of a law names the law today)",
+       [&](const std::string& v) { cx.only_law.push_back(laws::current_id(v)); }},
       {"--case", "K", "run only case K (with --law: replays a failure)",
        [&](const std::string& v) { cx.only_case = int(parse_u64("--case", v, 0, 1000000)); }},
       {"--mutation", "",
@@ -215,6 +218,10 @@ cli::option_table check_options(check_args& a) {
        [&](const std::string& v) { a.shard = v, a.shard_given = true; }},
       {"--junit", "FILE", "also write the result as JUnit XML (one test case per law, dtype and configuration)",
        [&](const std::string& v) { a.junit = v; }},
+      {"--list", "",
+       "print the id of every law the run would run (LAW[dtype] or LAW[config/dtype], one per line, after "
+       "--law and --shard), run none and write nothing",
+       [&](const std::string&) { a.list = true; }},
   };
 }
 
@@ -238,18 +245,27 @@ std::string check_usage() {
 
 namespace {
 
-/// Whether `--law cx.only_law` names a law of the library cx.lib: its units
-/// enumerated, none run, over the whole run (not one shard: a shard without
-/// the law is fine when another has it). The base ids of its laws are added
-/// to `known`.
-bool has_asked_law(const check_run& cx, std::vector<std::string>& known) {
+/// The laws of the library cx.lib: every unit enumerated, none run, over the
+/// whole run (not one shard), whatever --law asked for. Their base ids are
+/// added to `known`.
+std::vector<law_result> every_law(const check_run& cx, std::vector<std::string>& known) {
   check_run count = cx;
   count.units = std::make_shared<unit_plan>();  // unsharded
   count.units->count_only = true;
-  const auto o = run_laws(count);
+  count.only_law.clear();
+  auto o = run_laws(count);
   for (const auto& id : o.all_laws)
     if (std::find(known.begin(), known.end(), id) == known.end()) known.push_back(id);
-  return !o.laws.empty();
+  return std::move(o.laws);
+}
+
+/// The --law prefixes in `asked` that name none of `laws`.
+std::vector<std::string> unmatched(const std::vector<std::string>& asked, const std::vector<law_result>& laws) {
+  std::vector<std::string> left;
+  for (const auto& p : asked)
+    if (std::none_of(laws.begin(), laws.end(), [&](const law_result& r) { return asked_for(r, p); }))
+      left.push_back(p);
+  return left;
 }
 
 /// The usage error of a --law that names no law of the libraries.
@@ -261,11 +277,11 @@ usage_error no_such_law(const std::string& only, const std::string& whose, const
                      (list.empty() ? std::string(" none") : list));
 }
 
-/// --law with --mutation or --panel: the prefix must name a law of at least
+/// --law with --mutation or --panel: each prefix must name a law of at least
 /// one of the libraries (LIB.so@CLASS: the library before '@'); checked
 /// before the run. Libraries that cannot be loaded are left to the run.
 void check_law_of_libraries(check_run cx, const std::vector<std::string>& libs, bool panel) {
-  std::vector<std::string> known;
+  std::vector<std::string> known, left = cx.only_law;
   bool loaded = false;
   for (const auto& given : libs) {
     const auto at = panel ? given.rfind('@') : std::string::npos;
@@ -276,9 +292,10 @@ void check_law_of_libraries(check_run cx, const std::vector<std::string>& libs, 
     }
     loaded = true;
     if (!cx.accuracy_given) cx.accuracy = accuracy_class{};
-    if (has_asked_law(cx, known)) return;
+    left = unmatched(left, every_law(cx, known));
+    if (left.empty()) return;
   }
-  if (loaded) throw no_such_law(cx.only_law, "the libraries given", known);
+  if (loaded) throw no_such_law(left[0], "the libraries given", known);
 }
 
 int run(const std::vector<std::string>& args) {
@@ -305,6 +322,7 @@ int run(const std::vector<std::string>& args) {
     throw usage_error("--shard " + cx.units->spec.text() + " (or GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS): not with " +
                       (mutation ? "--mutation" : panel ? "--panel" : !baseline.empty() ? "--baseline" : "--save-baseline") +
                       "; shard one --impl run, join the shards with posverify merge");
+  if (a.list && (mutation || panel)) throw usage_error(std::string("--list: not with ") + (mutation ? "--mutation" : "--panel") + "; list the laws of one --impl");
   if (mutation) {
     if (!impl.empty()) libs.insert(libs.begin(), impl);
     if (libs.empty()) throw usage_error("--mutation needs at least one library");
@@ -331,7 +349,7 @@ int run(const std::vector<std::string>& args) {
   }
   if (impl.empty()) throw usage_error("check: --impl LIB.so is required (or --impl python:MODULE:OBJECT, or --impl-cmd)");
   struct baseline base;
-  if (!baseline.empty()) {  // checked in full before anything runs
+  if (!baseline.empty() && !a.list) {  // checked in full before anything runs (--list: it selects no law)
     base = load_baseline(baseline);
     // compare like with like: take the baseline's seed, and its cases and
     // range where they are larger, unless given. A baseline only widens the
@@ -365,17 +383,26 @@ int run(const std::vector<std::string>& args) {
     }
     if (min_cases < 0) cx.min_cases = std::max(1, cx.cases / 4);
   }
-  ensure_dir(out_dir);
-  html::bundle();  // <name>.html needs the chart libraries: fail before the run, not after
+  if (!a.list) {
+    ensure_dir(out_dir);
+    html::bundle();  // <name>.html needs the chart libraries: fail before the run, not after
+  }
   try {
     cx.lib = probe_library(impl, cx.ro);
   } catch (const load_error& e) {
     std::cerr << "posverify: " << e.what() << "\n";
     return 2;
   }
-  if (!cx.only_law.empty()) {  // a typo in --law is found before the run, sharded or not
+  if (!cx.only_law.empty() || a.list) {  // a typo in --law is found before the run, sharded or not
     std::vector<std::string> known;
-    if (!has_asked_law(cx, known)) throw no_such_law(cx.only_law, cx.lib.name, known);
+    const auto laws = every_law(cx, known);
+    const auto left = unmatched(cx.only_law, laws);
+    if (!left.empty()) throw no_such_law(left[0], cx.lib.name, known);
+    if (a.list) {  // the laws asked for, of this shard, in run order
+      for (const auto& r : laws)
+        if (asked_for(r, cx.only_law) && cx.units->spec.mine(r.unit)) std::cout << r.id << "\n";
+      return 0;
+    }
   }
   const std::string name = sanitize(cx.lib.name);
   try {  // every file the run writes can take it: found now, not after the run
@@ -398,10 +425,11 @@ int run(const std::vector<std::string>& args) {
     cx.units->done = [&bar] { bar->step(); };
   }
   auto o = run_laws(cx);
+  o.build = reports::build_line();
   if (bar) bar->finish();
   print_laws(o);
   json regs = json::array();
-  if (!baseline.empty()) regs = compare(base, o.laws);
+  if (!baseline.empty()) regs = compare(base, o.laws, cx.only_law);
   json j = report_json(cx, o, regs);
   std::vector<std::pair<std::string, std::string>> files = {
       {out_dir + "/" + name + ".json", j.dump()}, {out_dir + "/" + name + ".md", report_md(cx, o, regs, baseline)}};

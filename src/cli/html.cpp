@@ -396,8 +396,11 @@ std::string index_page(const std::string& dir, const json& claims) {
   std::string missing;
   auto optional = [&](const char* file, section (*make)(const json&), const char* how) {
     const std::string path = dir + "/" + file;
-    if (fs::exists(path))
-      sections.push_back(make(html::read_json(path)));
+    if (fs::exists(path)) {
+      const json j = html::read_json(path);
+      sections.push_back(make(j));
+      sections.back().html_intro = html::build_html(j) + sections.back().html_intro;
+    }
     else
       missing += std::string("<li><code>") + file + "</code> (" + how + ")</li>";
   };
@@ -405,7 +408,7 @@ std::string index_page(const std::string& dir, const json& claims) {
   optional("mutation.json", mutation_section, "posverify check --mutation");
   optional("fault_matrix.json", fault_section, "posverify verify --fault-matrix");
   optional("panel.json", panel_section, "posverify check --panel");
-  std::string open = opening(claims);
+  std::string open = html::build_html(claims) + opening(claims);
   if (!missing.empty()) open += "<p>Not in this folder, so not shown:</p><ul>" + missing + "</ul>";
   return html::page("posverify: the chapter's claims", open, sections);
 }

@@ -1,5 +1,6 @@
 // posverify verify: every claim and property; claims.md and claims.json.
 #include "mutation/fault_matrix.h"
+#include "reports/build_line.h"
 #include "reports/fault_matrix_report.h"
 #include "core/files.h"
 #include "claims/registry.h"
@@ -92,6 +93,7 @@ int cmd_verify(const std::vector<std::string>& args) {
   pv::html::bundle();  // index.html needs the chart libraries: fail before the run, not after
   pv::report rep;
   rep.version = POSVERIFY_VERSION;
+  rep.build = reports::build_line();
   rep.precision_bits = pv::ref::precision_bits();
   rep.seed = std::to_string(opt.seed);
   const long n_props = long(pv::prop::property_registry().size()), n_units = n_props + long(pv::claims::catalogue().size());

@@ -43,6 +43,7 @@ struct property_result {
 struct report {
   std::string tool = "posverify";
   std::string version;
+  std::optional<std::string> build;  ///< the posverify that ran it (reports/build_line.h); unset in a report written before it was recorded
   unsigned precision_bits = 0;
   std::string seed;
   std::vector<claim_result> claims;

@@ -55,6 +55,7 @@ inline const fields::table<report>& report_fields() {
   static const fields::table<R> t({
       fields::text("tool", &R::tool),
       fields::text("version", &R::version),
+      fields::optional_text("build", &R::build, /*omit_unset=*/true),
       fields::whole("precision_bits", &R::precision_bits),
       fields::text("seed", &R::seed),
       fields::records("claims", &R::claims, &claim_fields),

@@ -1,5 +1,6 @@
 #include "reports/budgets_report.h"
 
+#include "reports/build_line.h"
 #include "core/files.h"
 #include "reports/markdown.h"
 #include "numerics/scalar.h"
@@ -24,6 +25,7 @@ std::string fmt(double x, const char* f = "%.3g") {
 json budgets_to_json(const std::vector<budget_row>& rows, std::uint64_t seed, std::uint64_t cases) {
   json j = json::object();
   j.set("tool", json::string("posverify budgets"));
+  j.set("build", json::string(build_line()));
   j.set("seed", json::string(std::to_string(seed)));
   j.set("cases_per_row", json::integer(static_cast<std::int64_t>(cases)));
   j.set("precision_bits", json::integer(ref::precision_bits()));
@@ -54,7 +56,7 @@ json budgets_to_json(const std::vector<budget_row>& rows, std::uint64_t seed, st
 
 std::string budgets_to_markdown(const std::vector<budget_row>& rows, std::uint64_t seed,
                                 std::uint64_t cases) {
-  std::string s = "# Error budgets\n\n";
+  std::string s = "# Error budgets\n\n" + build_markdown(build_line());
   s += "Observed errors of posverify's built-in implementations against the high-precision "
        "reference (MPFR, " + std::to_string(ref::precision_bits()) + " bits) and against the "
        "a-priori bounds of `src/posverify/error_bounds.h` that the tolerances use. " +

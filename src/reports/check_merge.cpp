@@ -42,6 +42,7 @@ std::string markdown_of_json(const json& j) {
   cx.min_cases = int(need(opt, "min_cases").as_integer());
   const json& impl = need(j, "implementation");
   run_output o;
+  if (const json* b = j.find("build"); b && b->type() == json::kind::string) o.build = b->as_string();
   o.lib.name = text(impl, "name");
   o.lib.given = text(impl, "path");
   for (std::size_t k = 0; k < sandbox::operations().size(); ++k) {  // one key per operation

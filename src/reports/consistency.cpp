@@ -4,6 +4,7 @@
 #include "core/json_read.h"
 #include "core/results_fields.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -72,17 +73,24 @@ void check_law(const blackbox::law_result& r, const json& o, const std::string& 
 void check_consistent_check_report(const json& report, const std::string& file) {
   const auto laws = fields::read_list(report, "laws", blackbox::law_fields(), file);
   const std::uint64_t seed = laws.empty() ? 0 : json_read::seed_of(report, file);
-  std::string only;  // --law, when the run had one
+  std::vector<std::string> only;  // --law, when the run had it: one prefix, or an array of them
   if (const json* opt = report.find("options"))
-    if (const json* l = opt->find("law"); l && l->type() == json::kind::string) only = l->as_string();
+    if (const json* l = opt->find("law")) {
+      if (l->type() == json::kind::string) only.push_back(l->as_string());
+      if (l->type() == json::kind::array)
+        for (const auto& kv : l->items())
+          if (kv.second.type() == json::kind::string) only.push_back(kv.second.as_string());
+    }
+  std::string only_text;
+  for (const auto& o : only) only_text += (only_text.empty() ? "\"" : ", \"") + o + "\"";
   std::map<std::string, long> count;   // verdict -> laws
   std::set<std::string> ids, failed;  // the ids; the configurations with a failed law
   for (std::size_t i = 0; i < laws.size(); ++i) {
     const auto& r = laws[i];
     const std::string where = file + ": laws[" + std::to_string(i) + "] (" + r.id + ")";
     if (!ids.insert(r.id).second) contradiction(where, "id", "listed twice");
-    if (!only.empty() && r.id.rfind(only, 0) != 0)
-      contradiction(where, "id", "not a law of options.law \"" + only + "\", the only laws the run asked for");
+    if (!only.empty() && std::none_of(only.begin(), only.end(), [&](const std::string& o) { return r.id.rfind(o, 0) == 0; }))
+      contradiction(where, "id", "not a law of options.law " + only_text + ", the only laws the run asked for");
     if (r.seed != seed)
       contradiction(where, "seed", std::to_string(r.seed) + ", the run's is " + std::to_string(seed));
     check_law(r, report.find("laws")->items()[i].second, where);

@@ -1,5 +1,6 @@
 #include "reports/fault_matrix_report.h"
 
+#include "reports/build_line.h"
 #include "reports/markdown.h"
 
 #include <string>
@@ -11,6 +12,7 @@ using namespace pv::mutation;  // the records this file writes
 json to_json(const fault_matrix& m) {
   json j = json::object();
   j.set("tool", json::string("posverify"));
+  j.set("build", json::string(build_line()));
   j.set("seed", json::string(std::to_string(m.seed)));
   j.set("property_cases", json::integer(m.property_cases));
   json faults = json::array();
@@ -52,7 +54,7 @@ json to_json(const fault_matrix& m) {
 }
 
 std::string to_markdown(const fault_matrix& m) {
-  std::string s = "# posverify fault matrix\n\n";
+  std::string s = "# posverify fault matrix\n\n" + build_markdown(build_line());
   const auto un = m.unflipped();
   std::size_t n_claims = 0, n_props = m.properties.size();
   for (const auto& r : m.claims) n_claims += r.checkable ? 1 : 0;

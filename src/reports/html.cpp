@@ -1,6 +1,7 @@
 #include "reports/html.h"
 
 #include "core/files.h"
+#include "core/install_dirs.h"
 
 #include <cctype>
 #include <cmath>
@@ -89,6 +90,12 @@ p.caption { color: #444; max-width: 60rem; }
 
 }  // namespace
 
+std::string build_html(const json& report) {
+  const json* b = report.find("build");
+  if (!b || b->type() != json::kind::string) return "";
+  return "<p class=\"build\"><code>" + esc(b->as_string()) + "</code></p>\n";
+}
+
 std::string esc(const std::string& s) {
   std::string out;
   for (char ch : s) switch (ch) {
@@ -131,7 +138,8 @@ std::string bundle() {
   static std::string cached;
   if (!cached.empty()) return cached;
   const char* env = std::getenv("POSVERIFY_JS_DIR");
-  const std::string dir = env && *env ? std::string(env) : std::string(POSVERIFY_JS_DIR);
+  const std::string dir =
+      env && *env ? std::string(env) : installed_or(kInstalledJsDir, libraries[0], POSVERIFY_JS_DIR);
   std::string out;
   for (const char* lib : libraries) {
     const std::string path = dir + "/" + lib;

@@ -35,8 +35,9 @@ struct section {
   std::vector<chart> charts;
 };
 
-/// The folder of the chart libraries: $POSVERIFY_JS_DIR, else js/node_modules
-/// of the source tree (compiled in). Throws std::runtime_error naming the
+/// The folder of the chart libraries: $POSVERIFY_JS_DIR, else share/posverify/js
+/// of an installed posverify (core/install_dirs.h), else js/node_modules of the
+/// source tree (compiled in). Throws std::runtime_error naming the
 /// missing file and the command that installs it.
 std::string bundle();
 
@@ -46,6 +47,10 @@ std::string page(const std::string& title, const std::string& html_opening,
 
 /// HTML-escapes text (&, <, >, ").
 std::string esc(const std::string& s);
+
+/// The paragraph naming the posverify that wrote `report` (its "build",
+/// reports/build_line.h), or "" when the report records none.
+std::string build_html(const json& report);
 
 /// A number as a table shows it: integers whole, others at 4 significant digits.
 std::string display(const json& v);

@@ -134,7 +134,7 @@ std::string check_page(const json& report, const std::string& json_file) {
     sections.push_back(std::move(s));
   }
 
-  std::string opening = "<p>The HTML view of <code>" + esc(json_file) + "</code> (written beside it by "
+  std::string opening = build_html(report) + "<p>The HTML view of <code>" + esc(json_file) + "</code> (written beside it by "
                         "<code>posverify check --out</code>); the verdicts and findings in full are in the "
                         "Markdown report of the same name.";
   if (const json* sum = report.find("summary")) {

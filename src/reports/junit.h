@@ -61,7 +61,9 @@ struct suite {
   std::vector<test_case> cases;
 };
 
-inline std::string xml(const std::vector<suite>& suites) {
+/// `build`: the posverify that wrote the report (reports/build_line.h), a
+/// property of every suite; "" for a report that records none.
+inline std::string xml(const std::vector<suite>& suites, const std::string& build = "") {
   auto count = [](const suite& s, test_case::outcome w) {
     std::size_t n = 0;
     for (const auto& c : s.cases) n += c.result == w;
@@ -77,6 +79,8 @@ inline std::string xml(const std::vector<suite>& suites) {
     x += "  <testsuite name=\"" + escape(s.name, true) + "\" tests=\"" + std::to_string(s.cases.size()) +
          "\" failures=\"" + std::to_string(count(s, test_case::outcome::failed)) + "\" errors=\"0\" skipped=\"" +
          std::to_string(count(s, test_case::outcome::skipped)) + "\">\n";
+    if (!build.empty())
+      x += "    <properties>\n      <property name=\"posverify\" value=\"" + escape(build, true) + "\"/>\n    </properties>\n";
     for (const auto& c : s.cases) {
       x += "    <testcase classname=\"" + escape(c.classname, true) + "\" name=\"" + escape(c.name, true) + "\"";
       if (c.result == test_case::outcome::passed) {
@@ -136,7 +140,7 @@ inline std::string of_report(const json& r) {
       s.cases.push_back(std::move(c));
     }
     suites.push_back(std::move(s));
-    return xml(suites);
+    return xml(suites, str(r, "build"));
   }
   if (const json* claims = r.find("claims")) {
     suite s{"posverify verify: claims", {}};
@@ -182,7 +186,7 @@ inline std::string of_report(const json& r) {
     }
     suites.push_back(std::move(s));
   }
-  return xml(suites);
+  return xml(suites, str(r, "build"));
 }
 
 }  // namespace pv::junit

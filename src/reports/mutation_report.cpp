@@ -1,5 +1,6 @@
 #include "reports/mutation_report.h"
 
+#include "reports/build_line.h"
 #include "blackbox/run.h"  // ensure_dir
 #include "core/files.h"
 #include "core/text.h"
@@ -12,7 +13,8 @@ namespace pv::reports {
 using namespace pv::blackbox;  // the records this file writes
 
 std::string mutation_markdown(const json& j) {
-  std::string md = "# posverify mutation score\n\nEach mutant is a deliberately wrong plugin (plugins/mutants/). "
+  const json* b = j.find("build");
+  std::string md = "# posverify mutation score\n\n" + build_markdown(b ? b->as_string() : "") + "Each mutant is a deliberately wrong plugin (plugins/mutants/). "
                    "It is caught when at least one law fails on it; the table names the first law that "
                    "failed (in the order the laws run), after how many cases, and the finding. Seed " +
                    j.find("seed")->as_string() + ", " + std::to_string(j.find("cases")->as_integer()) +
@@ -49,8 +51,10 @@ std::string mutation_markdown(const json& j) {
   return md;
 }
 
-void write_mutation_report(const json& j, const std::string& out_dir) {
+void write_mutation_report(const json& run, const std::string& out_dir) {
   ensure_dir(out_dir);
+  json j = run;
+  j.set("build", json::string(build_line()));
   write_files_atomic({{out_dir + "/mutation.json", j.dump()}, {out_dir + "/mutation.md", mutation_markdown(j)}});
   std::cout << "mutation score: " << j.find("caught")->as_integer() << " of " << j.find("mutants")->as_integer()
             << " caught; wrote " << out_dir << "/mutation.md and " << out_dir << "/mutation.json\n";

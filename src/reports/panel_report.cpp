@@ -1,5 +1,6 @@
 #include "reports/panel_report.h"
 
+#include "reports/build_line.h"
 #include "blackbox/run.h"  // ensure_dir
 #include "core/files.h"
 #include "core/text.h"
@@ -13,7 +14,8 @@ namespace pv::reports {
 using namespace pv::blackbox;  // the records this file writes
 
 std::string panel_markdown(const json& j) {
-  std::string md = "# posverify panel of correct implementations\n\nEach member is a correct kernel written the "
+  const json* b = j.find("build");
+  std::string md = "# posverify panel of correct implementations\n\n" + build_markdown(b ? b->as_string() : "") + "Each member is a correct kernel written the "
                    "way a real library writes it (plugins/panel/, and the built-in flash_float); each has a "
                    "wrong sibling in the mutation suite. Every law must pass on every member. The ratio is the "
                    "largest error/tolerance of the law over every dtype, configuration, seed (" +
@@ -47,8 +49,10 @@ std::string panel_markdown(const json& j) {
   return md;
 }
 
-void write_panel_report(const json& j, const std::string& out_dir) {
+void write_panel_report(const json& run, const std::string& out_dir) {
   ensure_dir(out_dir);
+  json j = run;
+  j.set("build", json::string(build_line()));
   write_files_atomic({{out_dir + "/panel.json", j.dump()}, {out_dir + "/panel.md", panel_markdown(j)}});
   std::cout << "panel: " << j.find("members")->size() << " members, " << j.find("false_alarms")->as_integer()
             << " false alarms, " << j.find("laws_above_target")->as_integer() << " laws above the 0.5 target; wrote "

@@ -3,6 +3,7 @@
 #include "sandbox/operations.h"
 
 #include "core/input.h"
+#include "core/install_dirs.h"
 #include "core/text.h"
 
 #include <algorithm>
@@ -188,7 +189,10 @@ std::string start_server(const std::string& spec, const runner_options& o) {
   const std::vector<std::string> argv = server_argv(spec);
   const process_options& po = process_settings();
   std::string pypath = po.python_path;
-  const std::string extra = env_or("POSVERIFY_PYTHON_DIR", POSVERIFY_PYTHON_DIR);
+  // the package posverify/: $POSVERIFY_PYTHON_DIR, else the installed one beside the
+  // binary, else the source tree's (core/install_dirs.h)
+  const std::string extra = env_or(
+      "POSVERIFY_PYTHON_DIR", installed_or(kInstalledPythonDir, "posverify/server.py", POSVERIFY_PYTHON_DIR));
   for (const std::string& p : {env_or("PYTHONPATH", ""), extra})
     if (!p.empty()) pypath += (pypath.empty() ? "" : ":") + p;
   const std::string table = operations_json().dump();  // what the server decodes requests from

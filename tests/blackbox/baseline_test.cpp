@@ -131,6 +131,27 @@ TEST(Baseline, ALawsFormerIdComparesWithItsIdToday) {
       << regs.items()[0].second.as_string();
 }
 
+TEST(Baseline, ALawThatLawLeftOutIsNotComparedButOneItRunsIs) {
+  const auto base = parse_baseline(
+      "{\"laws\": [{\"id\": \"rope.rows[text-halves-64/float32]\", \"verdict\": \"passed\"}, "
+      "{\"id\": \"rope.reference[text-halves-64/float32]\", \"verdict\": \"passed\"}]}",
+      "old.json");
+  pv::blackbox::law_result now;
+  now.id = "rope.rows[text-halves-64/float32]";
+  now.base_id = "rope.rows";
+  now.verdict = pv::verdict::passed;
+  // --law rope.rows: rope.reference was not run, so it is no regression
+  EXPECT_EQ(pv::blackbox::compare(base, {now}, {"rope.rows"}).size(), 0u);
+  // without --law it is absent from the run: a regression
+  EXPECT_EQ(pv::blackbox::compare(base, {now}).size(), 1u);
+  // and a law that --law asked for is judged as ever
+  now.verdict = pv::verdict::failed;
+  const auto regs = pv::blackbox::compare(base, {now}, {"rope.rows", "rope.ref"});
+  ASSERT_EQ(regs.size(), 2u) << regs.dump();
+  EXPECT_EQ(regs.items()[1].second.as_string(),
+            "`rope.reference[text-halves-64/float32]` held in the baseline and now is absent");
+}
+
 // End to end: a bad baseline stops `check` before it runs, and writes nothing.
 TEST(Baseline, ABadBaselineStopsCheckBeforeItRuns) {
   const fs::path dir = fs::path(POSVERIFY_TEST_OUT) / "bad-baseline";

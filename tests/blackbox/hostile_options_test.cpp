@@ -8,7 +8,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -52,6 +55,81 @@ TEST(CheckLawFilter, ATypoExits2WithShardPanelAndMutation) {
               " --out " + d + "/s" + shard[0]);
     EXPECT_EQ(r.code, 0) << shard << "\n" << r.out;
   }
+}
+
+/// The ids of the laws of a check report, in its order.
+std::vector<std::string> law_ids(const std::string& json_path) {
+  std::vector<std::string> ids;
+  const auto report = pv::json::parse(slurp(json_path));
+  for (const auto& kv : report.find("laws")->items())
+    ids.push_back(kv.second.find("id")->as_string());
+  return ids;
+}
+
+/// The lines of a text (each ended by a newline; a last one without is kept).
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> out;
+  for (std::size_t a = 0, b; a < text.size(); a = b + 1) {
+    b = text.find('\n', a);
+    if (b == std::string::npos) b = text.size();
+    out.push_back(text.substr(a, b - a));
+  }
+  return out;
+}
+
+TEST(CheckLawFilter, SeveralPrefixesRunTheLawsOfEachAndATypoInOneExits2) {
+  const std::string d = fresh("law-several");
+  auto r = check("--impl " + builtin("scaled_rope") + " --law rope.rows --law rope.shift --cases 2 --out " + d);
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto ids = law_ids(d + "/builtin-scaled-rope.json");
+  ASSERT_FALSE(ids.empty());
+  int rows = 0, shift = 0;
+  for (const auto& id : ids) {
+    rows += id.rfind("rope.rows[", 0) == 0, shift += id.rfind("rope.shift_invariance[", 0) == 0;
+    EXPECT_TRUE(id.rfind("rope.rows[", 0) == 0 || id.rfind("rope.shift_invariance[", 0) == 0) << id;
+  }
+  EXPECT_GT(rows, 0);
+  EXPECT_EQ(rows, shift);  // one of each per configuration and dtype
+  const auto report = pv::json::parse(slurp(d + "/builtin-scaled-rope.json"));
+  const pv::json* law = report.find("options")->find("law");
+  ASSERT_TRUE(law && law->type() == pv::json::kind::array) << slurp(d + "/builtin-scaled-rope.json").substr(0, 400);
+  EXPECT_EQ(law->size(), 2u);
+  r = check("--impl " + builtin("scaled_rope") + " --law rope.rows --law rope.rowz --cases 2 --out " + d + "/typo");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_HAS(r.out, "has an id starting with 'rope.rowz'");
+}
+
+TEST(CheckList, ListsTheLawsARunWouldRunAndWritesNothing) {
+  const std::string d = fresh("list");
+  auto full = check("--impl " + builtin("scaled_rope") + " --cases 2 --out " + d + "/run");
+  ASSERT_EQ(full.code, 0) << full.out;
+  const auto ids = law_ids(d + "/run/builtin-scaled-rope.json");
+  auto r = pv::test::run_posverify("check --impl " + builtin("scaled_rope") + " --list --out " + d + "/list");
+  ASSERT_EQ(r.code, 0) << r.out;
+  ASSERT_FALSE(r.out.empty());
+  EXPECT_EQ(r.out.back(), '\n');  // every id ends its line
+  EXPECT_EQ(lines(r.out), ids);
+  EXPECT_FALSE(std::filesystem::exists(d + "/list")) << "--list wrote " << d << "/list";
+  // --law narrows the list; the shards of --shard K/2 split it
+  r = check("--impl " + builtin("scaled_rope") + " --list --law rope.rows");
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_FALSE(lines(r.out).empty());
+  for (const auto& id : lines(r.out)) EXPECT_EQ(id.rfind("rope.rows[", 0), 0u) << id;
+  std::vector<std::string> joined;
+  for (const char* shard : {"1/2", "2/2"}) {
+    r = check("--impl " + builtin("scaled_rope") + " --list --shard " + shard);
+    ASSERT_EQ(r.code, 0) << r.out;
+    const auto part = lines(r.out);
+    EXPECT_FALSE(part.empty()) << shard;
+    joined.insert(joined.end(), part.begin(), part.end());
+  }
+  std::sort(joined.begin(), joined.end());
+  auto sorted = ids;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(joined, sorted);
+  r = check("--mutation " + mutant("rope_sine_sign") + " --list");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_HAS(r.out, "--list: not with --mutation");
 }
 
 /// options.cases and options.max_position of a check report.

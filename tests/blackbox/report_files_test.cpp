@@ -39,6 +39,28 @@ pv::test::run_result run_plain(const std::string& dir, const std::string& extra)
              " " + extra);
 }
 
+// Every file of a check names the posverify that wrote it at its top, the line
+// `posverify --version` prints: JSON "build", the line under the Markdown
+// title, the HTML header, a property of the JUnit suite.
+TEST(CheckFiles, EveryFileNamesThePosverifyThatWroteIt) {
+  auto v = pv::test::run_posverify("--version");
+  ASSERT_EQ(v.code, 0) << v.out;
+  ASSERT_FALSE(v.out.empty());
+  const std::string line = v.out.substr(0, v.out.find('\n'));
+  const std::string d = fresh("build-line");
+  auto r = run_plain(d, "--junit " + d + "/junit.xml");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = pv::json::parse(slurp(d + "/builtin-plain-double.json"));
+  ASSERT_TRUE(j.find("build")) << slurp(d + "/builtin-plain-double.json").substr(0, 300);
+  EXPECT_EQ(j.find("build")->as_string(), line);
+  const std::string md = slurp(d + "/builtin-plain-double.md");
+  EXPECT_EQ(md.rfind("# posverify check: builtin-plain-double\n\n`" + line + "`\n\n", 0), 0u) << md.substr(0, 300);
+  EXPECT_NE(slurp(d + "/builtin-plain-double.html").find("<p class=\"build\"><code>" + line + "</code></p>"),
+            std::string::npos);
+  EXPECT_NE(slurp(d + "/junit.xml").find("<property name=\"posverify\" value=\"" + line + "\"/>"), std::string::npos)
+      << slurp(d + "/junit.xml").substr(0, 600);
+}
+
 #define EXPECT_HAS(text, part) EXPECT_NE((text).find(part), std::string::npos) << (text)
 #define EXPECT_HASNT(text, part) EXPECT_EQ((text).find(part), std::string::npos) << (text)
 
