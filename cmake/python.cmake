@@ -9,6 +9,16 @@
 # left out with a message.
 set(POSVERIFY_TEST_PYTHON /usr/bin/python3 CACHE FILEPATH "Python with torch, numpy and pytest for the python tests")
 
+# One ctest test python.NAME running the pytest test FUNCTION of FILE, for
+# CASE "NAME:FUNCTION" (label python, the environment _pv_py_env).
+function(pv_python_pytest_case case file)
+  string(REPLACE ":" ";" _pair "${case}")
+  list(GET _pair 0 _name)
+  list(GET _pair 1 _fn)
+  add_test(NAME python.${_name} COMMAND ${POSVERIFY_TEST_PYTHON} -m pytest -q -p no:cacheprovider ${file}::${_fn})
+  set_tests_properties(python.${_name} PROPERTIES LABELS python ENVIRONMENT "${_pv_py_env}")
+endfunction()
+
 if(POSVERIFY_BUILD_TESTS)
   execute_process(COMMAND ${POSVERIFY_TEST_PYTHON} -c "import torch, numpy, pytest"
                   RESULT_VARIABLE _pv_py_ok OUTPUT_QUIET ERROR_QUIET)
@@ -27,6 +37,19 @@ if(POSVERIFY_BUILD_TESTS)
                COMMAND ${POSVERIFY_TEST_PYTHON} -m pytest -q -p no:cacheprovider ${_pv_py_tests}::test_${case})
       set_tests_properties(python.${case} PROPERTIES LABELS python ENVIRONMENT "${_pv_py_env}")
     endforeach()
+    # protocol version 2 (docs/protocol.md): Llama 3.1's scaling reaches the
+    # example that declares it and catches its sibling that ignores it; the
+    # RoPE configurations a server is sent (rope_caps), a version-1 server,
+    # M-RoPE, int64 positions, and the server's negotiation and decoding
+    foreach(case llama_rope_llama3:test_llama_rope_llama3
+                 llama_rope_ignores_scaling:test_llama_rope_ignores_scaling
+                 protocol_undeclared:test_protocol_undeclared_scaling_is_unsupported_and_never_sent
+                 protocol_declared:test_protocol_declared_mrope_and_scaling_reach_the_kernel
+                 protocol_version1:test_protocol_version1_server_behaves_as_before
+                 protocol_int64_positions:test_protocol_int64_positions
+                 protocol_server:test_protocol_server_negotiates_and_decodes_by_version)
+      pv_python_pytest_case("${case}" ${_pv_py_tests})
+    endforeach()
     foreach(case adapter)
       add_test(NAME python.${case}
                COMMAND ${POSVERIFY_TEST_PYTHON} -m pytest -q -p no:cacheprovider ${_pv_py_tests} -k test_${case})
@@ -43,13 +66,7 @@ if(POSVERIFY_BUILD_TESTS)
     foreach(case plugin_items:test_plugin_one_item_per_law
                  plugin_planted_failure:test_plugin_planted_failure_shows_finding_and_replay
                  plugin_select:test_plugin_k_selects_one_law)
-      string(REPLACE ":" ";" _pv_pair "${case}")
-      list(GET _pv_pair 0 _pv_name)
-      list(GET _pv_pair 1 _pv_fn)
-      add_test(NAME python.${_pv_name}
-               COMMAND ${POSVERIFY_TEST_PYTHON} -m pytest -q -p no:cacheprovider
-                       ${CMAKE_CURRENT_SOURCE_DIR}/tests/python/test_plugin.py::${_pv_fn})
-      set_tests_properties(python.${_pv_name} PROPERTIES LABELS python ENVIRONMENT "${_pv_py_env}")
+      pv_python_pytest_case("${case}" ${CMAKE_CURRENT_SOURCE_DIR}/tests/python/test_plugin.py)
     endforeach()
     add_test(NAME python.api
              COMMAND ${POSVERIFY_TEST_PYTHON} -m pytest -q -p no:cacheprovider

@@ -8,9 +8,21 @@ apply_rotary_pos_emb, written here from that description).
 
     posverify check --impl python:llama_rope:LlamaRope --python-path examples/python \
         --rope-config halves:500000:128
+    posverify check --impl python:llama_rope:LlamaRope --python-path examples/python \
+        --rope-preset llama-3.1-8b
+
+It rotates the first R = sum(axes_dim) components and passes the rest through
+(partial rotary, as transformers does for ``partial_rotary_factor``), and
+scales the inverse frequencies as transformers' rope utilities
+(``modeling_rope_utils.py``: the default, linear, dynamic and llama3
+parameters) do for ``rope_type`` "linear", "dynamic" (NTK-aware with a fixed
+or a given length) and "llama3"; it declares both (``rope_caps``) so that
+posverify sends it those configurations. YaRN is declined.
 
 The wrong siblings below are the classic mistakes; each must be caught.
 """
+
+import math
 
 import torch
 
@@ -23,12 +35,43 @@ def rotate_half(x):
     return torch.cat((-x[..., h:], x[..., :h]), dim=-1)
 
 
+def llama3_inv_freq(inv_freq, s):
+    """Llama 3.1's rule on a float32 ladder (after transformers'
+    _compute_llama3_parameters, paraphrased): pairs whose wavelength
+    2 pi / w exceeds L0/low are slowed by the factor, those below L0/high keep
+    their speed, and between the two the speed blends w/factor and w by
+    g = (L0/wavelength - low) / (high - low)."""
+    wavelength = 2 * math.pi / inv_freq
+    slowed = torch.where(wavelength > s.original_length / s.low, inv_freq / s.factor, inv_freq)
+    g = (s.original_length / wavelength - s.low) / (s.high - s.low)
+    blended = (1 - g) * slowed / s.factor + g * slowed
+    between = (wavelength >= s.original_length / s.high) & (wavelength <= s.original_length / s.low)
+    return torch.where(between, blended, slowed)
+
+
 class LlamaRope(posverify.Kernel):
     name = "llama-rope"
+    rope_caps = ("partial", "scaled")
+
+    def ladder(self, theta, dim):
+        """The plain inverse frequencies theta^(-2k/dim), in float32."""
+        return 1.0 / (theta ** (torch.arange(0, dim, 2, dtype=torch.int64).float() / dim))
 
     def inv_freq(self, cfg):
-        d = cfg.head_dim
-        return 1.0 / (cfg.theta ** (torch.arange(0, d, 2, dtype=torch.int64).float() / d))
+        r, s, theta = sum(cfg.axes_dim), cfg.scaling, cfg.theta
+        if s.kind == "ntk":  # the base grows (computed in double, as a Python float)
+            theta = theta * s.factor ** (r / (r - 2))
+        elif s.kind == "dynamic_ntk":  # the same with the factor of the current length, from L0 on
+            length = max(s.length, s.original_length)
+            theta = theta * (s.factor * length / s.original_length - (s.factor - 1)) ** (r / (r - 2))
+        elif s.kind not in ("none", "linear", "llama3"):
+            raise NotImplementedError("RoPE scaling %r" % s.kind)
+        inv_freq = self.ladder(theta, r)
+        if s.kind == "linear":  # position interpolation: every speed divided by the factor
+            inv_freq = inv_freq / s.factor
+        elif s.kind == "llama3":
+            inv_freq = llama3_inv_freq(inv_freq, s)
+        return inv_freq
 
     def positions(self, pos):
         return pos[:, 0].float()
@@ -41,10 +84,12 @@ class LlamaRope(posverify.Kernel):
             raise NotImplementedError("text RoPE with split halves only")
         if x.dtype == torch.float64:  # the float32 table and angles make it a float32 kernel
             raise NotImplementedError("float64: the tables are float32")
+        r = sum(cfg.axes_dim)
+        x_rot, x_pass = x[:, :r], x[:, r:]
         freqs = torch.outer(self.positions(pos), self.inv_freq(cfg).to(x.device))
         emb = torch.cat((freqs, freqs), dim=-1)
         cos, sin = emb.cos().to(x.dtype), emb.sin().to(x.dtype)
-        return x * cos + self.rotate(x) * sin
+        return torch.cat((x_rot * cos + self.rotate(x_rot) * sin, x_pass), dim=-1)
 
 
 class LlamaRopeExponentOverD(LlamaRope):
@@ -52,9 +97,18 @@ class LlamaRopeExponentOverD(LlamaRope):
 
     name = "llama-rope-exponent-i-over-d"
 
+    def ladder(self, theta, dim):
+        return 1.0 / (theta ** (torch.arange(0, dim // 2, dtype=torch.int64).float() / dim))
+
+
+class LlamaRopeIgnoresScaling(LlamaRope):
+    """Wrong: declares scaled configurations but turns by the plain ladder
+    whatever cfg.scaling says (a RoPE written before rope_scaling existed)."""
+
+    name = "llama-rope-ignores-scaling"
+
     def inv_freq(self, cfg):
-        d = cfg.head_dim
-        return 1.0 / (cfg.theta ** (torch.arange(0, d // 2, dtype=torch.int64).float() / d))
+        return self.ladder(cfg.theta, sum(cfg.axes_dim))
 
 
 class LlamaRopeRotateHalfSign(LlamaRope):

@@ -16,24 +16,52 @@ would run. The pytest plugin (``posverify.pytest_plugin``, entry point
 See docs/python.md; the wire protocol is docs/protocol.md.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Tuple
 
-__all__ = ["Kernel", "RopeConfig", "PROTOCOL_VERSION", "check", "list_laws", "Check", "CheckResult", "LawResult",
-           "PosverifyError"]
+__all__ = ["Kernel", "RopeConfig", "RopeScaling", "ROPE_CAPS", "PROTOCOL_VERSION", "check", "list_laws", "Check",
+           "CheckResult", "LawResult", "PosverifyError"]
 
-PROTOCOL_VERSION = 1
+#: the highest version of docs/protocol.md this package speaks (it answers
+#: posverify's HELLO with the lower of this and the version offered)
+PROTOCOL_VERSION = 2
+
+#: the RoPE configurations a kernel may declare in ``rope_caps`` and their
+#: bits (PV_ROPE_* of posverify/impl.h)
+ROPE_CAPS = {"partial": 1, "mrope": 2, "scaled": 4}
+
+
+@dataclass(frozen=True)
+class RopeScaling:
+    """How the speeds are scaled (pv_rope_scaling of posverify/impl.h; the
+    formulas: docs/rope-configs.md). R is the number of rotated components."""
+
+    kind: str = "none"  # "none", "linear", "ntk", "dynamic_ntk", "yarn" or "llama3"
+    factor: float = 0.0  # the scale factor S (> 1)
+    low: float = 0.0  # yarn: beta_slow; llama3: low_freq_factor
+    high: float = 0.0  # yarn: beta_fast; llama3: high_freq_factor
+    original_length: float = 0.0  # L0, original_max_position_embeddings
+    length: float = 0.0  # dynamic_ntk: the current sequence length L
+    attention_factor: float = 0.0  # yarn: the rotated components times this
 
 
 @dataclass(frozen=True)
 class RopeConfig:
-    """The RoPE configuration of a call (pv_rope_config of posverify/impl.h)."""
+    """The RoPE configuration of a call (pv_rope_config of posverify/impl.h).
+
+    ``mrope`` and ``scaling`` are sent only to a kernel declaring them in
+    ``Kernel.rope_caps`` ("mrope", "scaled"); partial rotary (``axes_dim``
+    summing to R < head_dim) only to one declaring "partial"."""
 
     head_dim: int  # components per head
-    n_axes: int  # 1 for text, 3 for FLUX.1
-    axes_dim: Tuple[int, ...]  # components per axis, summing to head_dim
+    n_axes: int  # 1 for text, 3 for FLUX.1 and M-RoPE
+    axes_dim: Tuple[int, ...]  # components per axis, summing to R <= head_dim (the rest pass through)
     theta: float  # base of each axis's speed ladder theta^(-2k/axes_dim[a])
     pairing: str  # "adjacent": (2i, 2i+1); "halves": (i, i + dim/2) within each axis
+    #: M-RoPE (Qwen2-VL): ONE ladder theta^(-2k/R) over the R rotated components,
+    #: pair k driven by axis a when 2k falls in the a-th section (axes_dim[a] components)
+    mrope: bool = False
+    scaling: RopeScaling = field(default_factory=RopeScaling)
 
 
 class Kernel:
@@ -44,8 +72,9 @@ class Kernel:
     * ``attention(q, k, v)`` -> out: q [n_q, d], k [n_k, d], v [n_k, d_v];
       out [n_q, d_v] = softmax(q k^T / sqrt(d)) v, no mask;
     * ``rope(x, pos, cfg)`` -> rotated x: x [n, head_dim], pos float64
-      [n, n_axes], cfg a :class:`RopeConfig`; return the result, or None after
-      rotating ``x`` in place;
+      [n, n_axes] (int64 with ``position_dtype = "int64"``), cfg a
+      :class:`RopeConfig`; return the result, or None after rotating ``x`` in
+      place;
     * ``sinusoid(pos, d, base, dtype)`` -> out [n, d]: adjacent (sin, cos)
       pairs with speeds base^(-2i/d), pos float64 [n];
 
@@ -61,6 +90,14 @@ class Kernel:
     #: "" (the dtype's own), "float16", "bfloat16", "float16-pv-accumulation" or "float16-accumulation":
     #: the kernel's arithmetic is coarser than its interface (docs/check.md, section 5)
     accuracy: str = ""
+    #: the RoPE configurations beyond plain ones ``rope`` is called with, names of
+    #: :data:`ROPE_CAPS`: "partial" (axes_dim summing to less than head_dim),
+    #: "mrope" (cfg.mrope), "scaled" (cfg.scaling.kind != "none"); the others
+    #: are "unsupported" without a call
+    rope_caps: Tuple[str, ...] = ("partial",)
+    #: "float64" (default) or "int64": positions arrive as int64 when every
+    #: position of the call is a whole number, else the call is declined
+    position_dtype: str = "float64"
 
     def __init__(self, device: str = "cpu"):
         #: where the tensors go: "cpu", "cuda", "cuda:1", ... (``--device`` of posverify check)

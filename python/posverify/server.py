@@ -8,9 +8,14 @@ ends. `posverify check --impl python:MODULE:OBJECT` starts it.
 
 The requests are decoded from the table of operations posverify passes in
 the environment variable POSVERIFY_OPERATIONS (one row per function of the
-plugin interface: its fields, buffers and the arguments of the kernel's
-method of the same name), so an operation added to posverify needs no change
-here.
+plugin interface: its fields, each with the protocol version that introduced
+it, buffers and the arguments of the kernel's method of the same name), so an
+operation or a field added to posverify needs no change here.
+
+HELLO negotiates the version: the server answers the lower of posverify's
+offer and PROTOCOL_VERSION (or of POSVERIFY_SERVER_PROTOCOL, which makes it
+answer as an older server would, e.g. 1), and decodes requests with that
+version's fields.
 """
 
 import dataclasses
@@ -23,7 +28,7 @@ import struct
 import sys
 import traceback
 
-from . import PROTOCOL_VERSION
+from . import PROTOCOL_VERSION, ROPE_CAPS
 
 HELLO = 1
 OK, UNSUPPORTED, ERROR = 0, 1, 2
@@ -123,27 +128,36 @@ class Operation:
         self.name = row["name"]
         self.request = row["request"]
         self.bit = row["bit"]
-        self.fields = row["fields"]
+        self.all_fields = row["fields"]
         self.buffers = row["buffers"]
         self.python = row["python"]
-        fmt = "<BB" + "".join(_WIRE[f["wire"]] * f.get("count", 1) for f in self.fields)
-        self.header = struct.Struct(fmt)
+        self._layouts = {}
 
-    def values(self, body):
-        """The dtype code and the fields of a request, by name (arrays as tuples)."""
-        if len(body) < self.header.size:
+    def layout(self, version):
+        """(the fields a request of protocol `version` carries, the struct of its header)."""
+        if version not in self._layouts:
+            fields = [f for f in self.all_fields if f.get("protocol", 1) <= version]
+            fmt = "<BB" + "".join(_WIRE[f["wire"]] * f.get("count", 1) for f in fields)
+            self._layouts[version] = (fields, struct.Struct(fmt))
+        return self._layouts[version]
+
+    def values(self, body, version=PROTOCOL_VERSION):
+        """The dtype code, the fields of a request by name (arrays as tuples)
+        and the header's size, in protocol `version`."""
+        fields, header = self.layout(version)
+        if len(body) < header.size:
             raise ProtocolError("%s request of %d bytes" % (self.name, len(body)))
-        flat = self.header.unpack_from(body)
+        flat = header.unpack_from(body)
         code, at, vals = flat[1], 2, {}
-        for f in self.fields:
+        for f in fields:
             n = f.get("count", 1)
             vals[f["name"]] = flat[at] if n == 1 else tuple(flat[at:at + n])
             at += n
-        for f in self.fields:
+        for f in fields:
             v = vals[f["name"]]
             if ("min" in f and v < f["min"]) or ("max" in f and v > f["max"]):
                 raise ProtocolError("%s request with %s %s" % (self.name, f["name"], v))
-        return code, vals
+        return code, vals, header.size
 
 
 def operations_from_environment():
@@ -153,6 +167,35 @@ def operations_from_environment():
         raise RuntimeError("POSVERIFY_OPERATIONS is not set: posverify check starts this server and "
                            "describes its requests there (docs/protocol.md)")
     return [Operation(row) for row in json.loads(text)]
+
+
+def _rope_caps(kernel):
+    """The bits of the kernel's ``rope_caps`` (names of ROPE_CAPS); an unknown
+    name is an error naming it."""
+    caps = getattr(kernel, "rope_caps", ("partial",))
+    if isinstance(caps, str):
+        caps = (caps,)
+    if not isinstance(caps, (tuple, list, set, frozenset)):
+        raise ValueError("rope_caps must be a tuple of names (%s), not %r" % (", ".join(sorted(ROPE_CAPS)), caps))
+    bits = 0
+    for name in caps:
+        if name not in ROPE_CAPS:
+            raise ValueError("rope_caps names %r, which is no RoPE configuration (%s)"
+                             % (name, ", ".join(sorted(ROPE_CAPS))))
+        bits |= ROPE_CAPS[name]
+    return bits
+
+
+def _protocol_ceiling():
+    """PROTOCOL_VERSION, or the version POSVERIFY_SERVER_PROTOCOL asks this
+    server to answer at most (to serve as an older server would)."""
+    text = os.environ.get("POSVERIFY_SERVER_PROTOCOL", "")
+    if not text:
+        return PROTOCOL_VERSION
+    if not text.isdigit() or not 1 <= int(text) <= PROTOCOL_VERSION:
+        raise ValueError("POSVERIFY_SERVER_PROTOCOL is %r: a protocol version from 1 to %d"
+                         % (text, PROTOCOL_VERSION))
+    return int(text)
 
 
 class Server:
@@ -165,12 +208,36 @@ class Server:
             self.b = _Numpy(device)
         else:
             raise ValueError("backend must be 'torch' or 'numpy', not %r" % backend)
+        self.rope_caps = _rope_caps(kernel)
+        position_dtype = getattr(kernel, "position_dtype", "float64")
+        if not isinstance(position_dtype, str) or position_dtype not in ("float64", "int64"):
+            raise ValueError("position_dtype must be 'float64' or 'int64', not %r" % (position_dtype,))
+        self.int_positions = position_dtype == "int64"
+        self.ceiling = _protocol_ceiling()
+        self.version = self.ceiling  # until HELLO says otherwise
         self.ops = operations if operations is not None else operations_from_environment()
         self.by_request = {op.request: op for op in self.ops}
         self.fns = {op.name: getattr(kernel, op.name, None) for op in self.ops}
 
     def provides(self):
         return sum(1 << op.bit for op in self.ops if callable(self.fns[op.name]))
+
+    def hello(self, offered):
+        """The payload of the answer to a HELLO offering protocol `offered`:
+        the version both use from now on (the lower of the offer and this
+        server's), then what it provides, its name, its accuracy class and, from
+        version 2, the RoPE configurations it declares."""
+        if offered < 1:
+            raise ProtocolError("HELLO offers protocol version %d" % offered)
+        self.version = min(offered, self.ceiling)
+        kernel = self.kernel
+        name = (getattr(kernel, "name", "") or type(kernel).__name__).encode()
+        acc = (getattr(kernel, "accuracy", "") or "").encode()
+        payload = struct.pack("<IBI", self.version, self.provides(), len(name)) + name
+        payload += struct.pack("<I", len(acc)) + acc
+        if self.version >= 2:
+            payload += struct.pack("<I", self.rope_caps)
+        return payload
 
     def _check_out(self, what, out, code, shape):
         b = self.b
@@ -191,11 +258,23 @@ class Server:
         return mask
 
     @staticmethod
-    def _config(op, buf, vals):
+    def _record(class_name, kw):
+        """An object of class `class_name` of package posverify (RopeConfig),
+        else a plain record of those fields."""
+        cls = getattr(sys.modules[__package__], class_name or "", None)
+        if cls is None:
+            cls = dataclasses.make_dataclass(class_name or "Config", list(kw), frozen=True)
+        return cls(**kw)
+
+    @classmethod
+    def _config(cls, fields, buf, vals):
         """The fields of a configuration buffer as one object: the class of
-        package posverify the row names (RopeConfig), else a plain record."""
-        kw = {}
-        for f in op.fields:
+        package posverify the row names (RopeConfig), else a plain record. A
+        dotted field ("scaling.kind") is a member of an object ("scaling") of
+        the field's class (RopeScaling); a field the request's version does
+        not carry keeps the class's default."""
+        kw, parts, part_class = {}, {}, {}
+        for f in fields:
             if f.get("of") != buf["name"]:
                 continue
             v = vals[f["name"]]
@@ -203,11 +282,39 @@ class Server:
                 v = v[:vals[f["length"]]]
             if "names" in f:
                 v = f["names"].split("|")[v]
-            kw[f["name"]] = v
-        cls = getattr(sys.modules[__package__], buf.get("class", ""), None)
-        if cls is None:
-            cls = dataclasses.make_dataclass(buf.get("class") or "Config", list(kw), frozen=True)
-        return cls(**kw)
+            if f.get("bool"):
+                v = bool(v)
+            outer, dot, inner = f["name"].partition(".")
+            if dot:
+                parts.setdefault(outer, {})[inner] = v
+                part_class[outer] = f.get("class")
+            else:
+                kw[f["name"]] = v
+        for outer, members in parts.items():
+            kw[outer] = cls._record(part_class[outer], members)
+        return cls._record(buf.get("class"), kw)
+
+    def _positions(self, arr):
+        """A positions buffer as int64 (``position_dtype = "int64"``), or
+        NotImplementedError when one is not a whole number in range."""
+        b = self.b
+        if hasattr(b, "torch"):
+            torch = b.torch
+            cpu = arr.to("cpu")
+            whole = bool(torch.all(torch.isfinite(cpu) & (cpu == torch.trunc(cpu)) & (cpu.abs() < 2.0 ** 63)))
+            bad = cpu[~(torch.isfinite(cpu) & (cpu == torch.trunc(cpu)))].flatten()[:1].tolist()
+            out = cpu.to(torch.int64).to(arr.device) if whole else None
+        else:
+            np = b.np
+            ok = np.isfinite(arr) & (arr == np.trunc(arr))
+            whole = bool(np.all(ok & (np.abs(arr) < 2.0 ** 63)))
+            bad = arr[~ok].ravel()[:1].tolist()
+            out = arr.astype(np.int64) if whole else None
+        if out is None:
+            raise NotImplementedError("the kernel takes int64 positions (position_dtype = \"int64\") and this call has "
+                                      "a position that is not a whole number in range%s"
+                                      % (" (%r)" % bad[0] if bad else ""))
+        return out
 
     def call(self, body):
         """(status, written, text, payload) of one call request, decoded from
@@ -215,7 +322,8 @@ class Server:
         op = self.by_request.get(body[0])
         if op is None:
             raise ProtocolError("unknown request type %d" % body[0])
-        code, vals = op.values(body)
+        code, vals, header_size = op.values(body, self.version)
+        fields, _ = op.layout(self.version)
         es = self._elem(code)
         b = self.b
 
@@ -229,12 +337,12 @@ class Server:
             return n
 
         sent = [buf for buf in op.buffers if buf["role"] != "out" and buf["elem"] != "config"]
-        raw = dict(zip((buf["name"] for buf in sent), self._split(memoryview(body)[op.header.size:],
+        raw = dict(zip((buf["name"] for buf in sent), self._split(memoryview(body)[header_size:],
                                                                      [size(buf) for buf in sent])))
         args, inputs, output = {}, [], None
         for buf in op.buffers:
             if buf["elem"] == "config":
-                args[buf["name"]] = self._config(op, buf, vals)
+                args[buf["name"]] = self._config(fields, buf, vals)
                 continue
             if buf["role"] != "in":
                 output = buf
@@ -242,9 +350,13 @@ class Server:
                 continue
             x = raw[buf["name"]]
             arr = b.float64(x, shape(buf)) if buf["elem"] == "f64" else b.array(x, code, shape(buf))
+            original = bytes(x)
+            if buf.get("positions") and self.int_positions:
+                arr = self._positions(arr)
+                original = b.to_bytes(arr)
             args[buf["name"]] = arr
             if buf["role"] == "in":
-                inputs.append((arr, bytes(x)))
+                inputs.append((arr, original))
 
         def arg(name):
             if name == "dtype":
@@ -322,12 +434,13 @@ def main(argv=None):
             if server is None:
                 _answer(fout, ERROR, text=load_error)
                 continue
-            kernel = server.kernel
-            name = (getattr(kernel, "name", "") or type(kernel).__name__).encode()
-            acc = (getattr(kernel, "accuracy", "") or "").encode()
-            payload = struct.pack("<IBI", PROTOCOL_VERSION, server.provides(), len(name)) + name
-            payload += struct.pack("<I", len(acc)) + acc
-            _answer(fout, OK, payload=payload)
+            try:
+                if len(body) < 5:
+                    raise ProtocolError("HELLO of %d bytes" % len(body))
+                (offered,) = struct.unpack_from("<I", body, 1)
+                _answer(fout, OK, payload=server.hello(offered))
+            except ProtocolError as e:
+                _answer(fout, ERROR, text="posverify.server: malformed HELLO: %s\n" % e)
             continue
         try:
             if server is None:

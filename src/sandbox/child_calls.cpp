@@ -83,11 +83,11 @@ struct callee {
 };
 
 /// The capabilities a library declares for row `o` (none before the row's
-/// version). A server is judged by what its protocol carries instead
-/// (process_adapter.cpp, travels): every bit.
+/// version). A server declares its RoPE configurations in its HELLO
+/// (protocol version 2; partial rotary only in version 1: server_declares).
 std::uint32_t declared(const callee& f, const operation& o) {
   if (!o.declares) return 0;
-  if (f.server) return ~0u;
+  if (f.server) return server_declares(o);
   if (!f.impl || f.abi < o.since) return 0;
   return o.declares(*f.impl);
 }

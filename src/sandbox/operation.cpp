@@ -23,9 +23,10 @@ std::size_t operation::output() const {
   throw std::logic_error(std::string(name) + " has no output buffer");
 }
 
-std::size_t operation::header_bytes() const {
+std::size_t operation::header_bytes(std::uint32_t protocol) const {
   std::size_t n = 2;  // request type, dtype
-  for (const field& f : fields) n += wire_bytes(f.type) * std::size_t(f.count);
+  for (const field& f : fields)
+    if (f.protocol <= protocol) n += wire_bytes(f.type) * std::size_t(f.count);
   return n;
 }
 
@@ -68,6 +69,9 @@ json operations_json() {
       if (f.hi != field{}.hi) j.set("max", json::integer(f.hi));
       if (f.length) j.set("length", json::string(f.length));
       if (f.names) j.set("names", json::string(f.names));
+      j.set("protocol", json::integer(f.protocol));
+      if (f.boolean) j.set("bool", json::boolean(true));
+      if (f.python_class) j.set("class", json::string(f.python_class));
       fields.push(std::move(j));
     }
     row.set("fields", std::move(fields));
@@ -81,6 +85,7 @@ json operations_json() {
       for (const char* d : b.shape) shape.push(json::string(d));
       j.set("shape", std::move(shape));
       if (b.python_class) j.set("class", json::string(b.python_class));
+      if (b.positions) j.set("positions", json::boolean(true));
       bufs.push(std::move(j));
     }
     row.set("buffers", std::move(bufs));

@@ -54,6 +54,15 @@ struct field {
   /// (axes_dim to n_axes), and the value named by its index ("adjacent|halves").
   const char* length = nullptr;
   const char* names = nullptr;
+  /// The pipe protocol version that introduced it (docs/protocol.md): a
+  /// request in version v carries the fields of versions 1 .. v only.
+  std::uint32_t protocol = 1;
+  /// For the Python server: the value is a bool (M-RoPE's flag).
+  bool boolean = false;
+  /// For the Python server: a dotted name ("scaling.kind") makes the value a
+  /// member of an object (`scaling`) of this class of package posverify
+  /// (RopeScaling), itself a member of the configuration.
+  const char* python_class = nullptr;
 };
 
 /// What a buffer holds: values of the call's dtype, float64 (positions),
@@ -76,6 +85,9 @@ struct buffer {
   /// Its length in elements when its layout is strided (the shape then
   /// names its logical dimensions only): the span its strides reach.
   std::size_t (*elements)(const call&) = nullptr;
+  /// Positions (f64): a Python kernel may ask for them as int64 when they
+  /// are whole numbers (docs/python.md).
+  bool positions = false;
 };
 
 /// The guarded buffers of a call, as its C function receives them.
@@ -120,14 +132,15 @@ struct operation {
   /// The sandbox flags a non-finite output as a finding (false: the laws
   /// judge every entry themselves, a declared NaN convention included).
   bool checks_finite = true;
-  /// The pipe protocol (version 1) carries it (docs/protocol.md).
+  /// The pipe protocol (versions 1 and 2) carries it (docs/protocol.md).
   bool piped = true;
 
   /// The index of the (first) buffer written (role out or inout).
   std::size_t output() const;
-  /// The bytes a request header takes on the pipe, the type and dtype bytes
-  /// included (docs/protocol.md).
-  std::size_t header_bytes() const;
+  /// The bytes a request header takes on the pipe in protocol version
+  /// `protocol` (its fields of that version and earlier), the type and dtype
+  /// bytes included (docs/protocol.md).
+  std::size_t header_bytes(std::uint32_t protocol) const;
 };
 
 std::size_t wire_bytes(wire w);

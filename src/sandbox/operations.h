@@ -148,10 +148,24 @@ inline const std::vector<operation>& operations() {
                       .count = 4, .length = "n_axes"},
                      {.name = "theta", .type = wire::f64, .config = 0, .offset = offsetof(pv_rope_config, theta)},
                      {.name = "pairing", .type = wire::u8, .config = 0, .offset = offsetof(pv_rope_config, pairing),
-                      .lo = 0, .hi = 1, .names = "adjacent|halves"}},
+                      .lo = 0, .hi = 1, .names = "adjacent|halves"},
+                     // protocol version 2: the members of ABI version 3 (M-RoPE, scaled speeds)
+                     {.name = "mrope", .type = wire::u8, .config = 0, .offset = offsetof(pv_rope_config, mrope),
+                      .lo = 0, .hi = 1, .protocol = 2, .boolean = true},
+                     {.name = "scaling.kind", .type = wire::i32, .config = 0,
+                      .offset = offsetof(pv_rope_config, scaling) + offsetof(pv_rope_scaling, kind), .lo = 0, .hi = PV_SCALE_LLAMA3,
+                      .names = "none|linear|ntk|dynamic_ntk|yarn|llama3", .protocol = 2, .python_class = "RopeScaling"},
+#define PV_SCALING_FIELD(m)                                                                              \
+  {.name = "scaling." #m, .type = wire::f64, .config = 0,                                                \
+   .offset = offsetof(pv_rope_config, scaling) + offsetof(pv_rope_scaling, m), .protocol = 2, \
+   .python_class = "RopeScaling"}
+                     PV_SCALING_FIELD(factor), PV_SCALING_FIELD(low), PV_SCALING_FIELD(high),
+                     PV_SCALING_FIELD(original_length), PV_SCALING_FIELD(length),
+                     PV_SCALING_FIELD(attention_factor)},
+#undef PV_SCALING_FIELD
           .buffers = {{.name = "cfg", .type = elem::config, .bytes = sizeof(pv_rope_config),
                        .python_class = "RopeConfig"},
-                      {.name = "pos", .type = elem::f64, .shape = {"n", "n_axes"}},
+                      {.name = "pos", .type = elem::f64, .shape = {"n", "n_axes"}, .positions = true},
                       {.name = "x", .use = role::inout, .shape = {"n", "head_dim"}}},
           .python = {"x", "pos", "cfg"},
           .provided = [](const pv_impl& f) { return f.rope != nullptr; },
@@ -183,7 +197,7 @@ inline const std::vector<operation>& operations() {
           .name = "sinusoid",
           .since = 1,
           .fields = {{.name = "n"}, {.name = "d"}, {.name = "base", .type = wire::f64}},
-          .buffers = {{.name = "pos", .type = elem::f64, .shape = {"n"}},
+          .buffers = {{.name = "pos", .type = elem::f64, .shape = {"n"}, .positions = true},
                       {.name = "out", .use = role::out, .shape = {"n", "d"}}},
           .python = {"pos", "d", "base", "dtype"},
           .provided = [](const pv_impl& f) { return f.sinusoid != nullptr; },
@@ -196,7 +210,7 @@ inline const std::vector<operation>& operations() {
       {
           // version 4: attention over a problem description (pv_attention_problem):
           // batch x heads with strides, GQA, causal/window masks, padding,
-          // scale, softcap, sinks, ALiBi, LSE. Not carried by pipe protocol 1.
+          // scale, softcap, sinks, ALiBi, LSE. Not carried by the pipe protocol (versions 1 and 2).
           .name = "attend",
           .since = 4,
           .fields = {{.name = "n_sink"},

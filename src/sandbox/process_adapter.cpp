@@ -42,8 +42,7 @@ struct server_state {
   /// A restart of this spec failed: it is not tried again in this run (a
   /// server that hangs on every restart would cost the start limit per batch).
   std::string given_up;
-  std::string name, accuracy;
-  std::uint8_t provides = 0;
+  hello_answer hello;  ///< its HELLO: the protocol version, what it provides and declares
   std::string failure;  ///< why it could not be (re)started ("" when it runs)
 } g_server;
 
@@ -253,25 +252,7 @@ std::string start_server(const std::string& spec, const runner_options& o) {
   std::string e = write_all(s.to, f.data(), f.size()) ? "" : std::string("write: ") + std::strerror(errno);
   if (e.empty()) e = read_frame(s.from, s.err, a, -1, &said, po.start_ms, 1 << 20);
   if (e.empty() && a.status != kOk) e = "it refused HELLO: " + a.text;
-  if (e.empty()) {
-    const std::string& p = a.payload;
-    std::uint32_t ver = 0, nl = 0, al = 0;
-    if (p.size() >= 9) {
-      std::memcpy(&ver, p.data(), 4);
-      s.provides = std::uint8_t(p[4]);
-      std::memcpy(&nl, p.data() + 5, 4);
-    }
-    if (p.size() < 9 || p.size() < 9 + std::size_t(nl) + 4) {
-      e = "its HELLO answer is malformed";
-    } else {
-      s.name = p.substr(9, nl);
-      std::memcpy(&al, p.data() + 9 + nl, 4);
-      s.accuracy = p.substr(13 + nl, al);
-      if (ver != kProtocolVersion)
-        e = "it speaks protocol version " + std::to_string(ver) + ", posverify speaks version " +
-            std::to_string(kProtocolVersion) + " (docs/protocol.md)";
-    }
-  }
+  if (e.empty()) e = read_hello(a.payload, s.hello);
   if (!e.empty()) {
     drain(s.err, -1, &said);
     stop_server();
@@ -345,6 +326,37 @@ void put_field(writer& w, const field& f, const unsigned char* from) {
 
 }  // namespace
 
+std::string read_hello(const std::string& p, hello_answer& h) {
+  h = hello_answer{};
+  std::uint32_t nl = 0, al = 0;
+  if (p.size() < 4) return "its HELLO answer is malformed (" + std::to_string(p.size()) + " bytes)";
+  std::memcpy(&h.version, p.data(), 4);
+  if (h.version < kOldestProtocolVersion || h.version > kProtocolVersion)
+    return "it speaks protocol version " + std::to_string(h.version) + ", posverify speaks versions " +
+           std::to_string(kOldestProtocolVersion) + " to " + std::to_string(kProtocolVersion) + " (docs/protocol.md)";
+  if (p.size() >= 9) {
+    h.provides = std::uint8_t(p[4]);
+    std::memcpy(&nl, p.data() + 5, 4);
+  }
+  // version 2 adds u32 rope_caps after the accuracy string
+  const std::size_t caps = h.version >= 2 ? 4 : 0;
+  if (p.size() < 9 || p.size() - 9 < std::size_t(nl) + 4) return "its HELLO answer is malformed";
+  h.name = p.substr(9, nl);
+  std::memcpy(&al, p.data() + 9 + nl, 4);
+  if (p.size() - 13 - nl < std::size_t(al) + caps)
+    return "its HELLO answer (protocol version " + std::to_string(h.version) + ") is malformed: " +
+           std::to_string(p.size()) + " bytes" + (caps ? ", too few for the accuracy and rope_caps" : "");
+  h.accuracy = p.substr(13 + nl, al);
+  constexpr std::uint32_t every = PV_ROPE_PARTIAL | PV_ROPE_MROPE | PV_ROPE_SCALED;
+  if (caps) {
+    std::memcpy(&h.rope_caps, p.data() + 13 + nl + al, 4);
+    h.rope_caps &= every;
+  } else {
+    h.rope_caps = PV_ROPE_PARTIAL;  // version 1 carries no other configuration of ABI version 3
+  }
+  return "";
+}
+
 process_options& process_settings() {
   static process_options o{env_or("POSVERIFY_PYTHON", "/usr/bin/python3"), "", "", ""};
   return o;
@@ -383,19 +395,20 @@ impl_info probe_process(const std::string& spec, const runner_options& o) {
   const server_state& s = g_server;
   impl_info info;
   info.path = info.given = spec;
-  info.name = text::visible(s.name.substr(0, 200));
+  info.name = text::visible(s.hello.name.substr(0, 200));
   if (info.name.empty()) info.name = text::visible(spec.substr(spec.find(':') + 1));
   info.abi_version = PV_ABI_VERSION;
-  info.accuracy = s.accuracy;
-  // protocol 1 carries each call's dtype and a kernel declines what it does
+  info.accuracy = s.hello.accuracy;
+  // the protocol carries each call's dtype and a kernel declines what it does
   // not take (NotImplementedError): every dtype is offered
   info.dtypes = kEveryDtype;
-  // the operations protocol version 1 carries (attend does not yet)
+  // the operations the protocol carries (attend does not yet)
   std::uint32_t piped = 0;
   for (std::size_t k = 0; k < operations().size(); ++k) piped |= std::uint32_t(operations()[k].piped) << k;
-  info.provides = s.provides & piped;
-  // of the configurations of version 3, protocol 1 carries partial rotary only
-  if (info.has(op::rope)) info.rope_caps = PV_ROPE_PARTIAL;
+  info.provides = s.hello.provides & piped;
+  // of the configurations of ABI version 3: those the server declares in
+  // protocol 2, partial rotary only in protocol 1 (read_hello)
+  if (info.has(op::rope)) info.rope_caps = s.hello.rope_caps;
   for (const char* acc : {"", "float32", "float16", "bfloat16", "float16-pv-accumulation", "float16-accumulation"})
     if (info.accuracy == acc) return info;
   throw load_error("cannot use '" + shown + "': it declares accuracy class '" + text::visible(info.accuracy) +
@@ -436,10 +449,15 @@ int adopt_server_fds(int fd) {
 std::uint32_t server_in_child() {
   ::signal(SIGPIPE, SIG_IGN);  // a dead server: EPIPE, reported, not a silent death
   // a server that is not running answers every call with an error (forward)
-  return g_to >= 0 ? g_server.provides : ~0u;
+  return g_to >= 0 ? g_server.hello.provides : ~0u;
 }
 
-std::string request_body(const operation& o, const invocation& a) {
+std::uint32_t server_declares(const operation& o) {
+  if (g_to < 0 || &o != &operation_of(op::rope)) return ~0u;
+  return g_server.hello.rope_caps;
+}
+
+std::string request_body(const operation& o, const invocation& a, std::uint32_t protocol) {
   const call& c = *a.c;
   const auto& rows = operations();
   writer w;
@@ -447,6 +465,10 @@ std::string request_body(const operation& o, const invocation& a) {
   w.put<std::uint8_t>(std::uint8_t(c.t));
   std::size_t k = 0;  // the next scalar
   for (const field& f : o.fields) {
+    if (f.protocol > protocol) {  // not in this version (a scalar's value is still consumed)
+      if (f.config < 0) ++k;
+      continue;
+    }
     if (f.config >= 0) {
       put_field(w, f, static_cast<const unsigned char*>(a.buf[std::size_t(f.config)]) + f.offset);
     } else {
@@ -464,12 +486,12 @@ std::string request_body(const operation& o, const invocation& a) {
   return w.b;
 }
 
-bool travels(const operation& o, const call& c) {
+bool travels(const operation& o, const call& c, std::uint32_t protocol) {
   for (std::size_t b = 0; b < o.buffers.size(); ++b) {
     if (o.buffers[b].type != elem::config) continue;
     std::vector<bool> sent(c.input(b).size(), false);
     for (const field& f : o.fields)
-      if (f.config == int(b)) {
+      if (f.config == int(b) && f.protocol <= protocol) {
         const std::size_t width = (f.type == wire::f64 || f.type == wire::i64 ? 8 : 4) * std::size_t(f.count);
         for (std::size_t i = f.offset; i < f.offset + width && i < sent.size(); ++i) sent[i] = true;
       }
@@ -481,14 +503,18 @@ bool travels(const operation& o, const call& c) {
 
 int server_invoke(const operation& o, const invocation& a) {
   const call& c = *a.c;
-  if (!travels(o, c)) {  // e.g. scaled RoPE speeds: the server would be told another configuration
+  const std::uint32_t version = g_server.hello.version;
+  // e.g. scaled RoPE speeds in version 1: the server would be told another
+  // configuration (its rope_caps already keep such calls back: a safety net)
+  if (!travels(o, c, version)) {
     const std::string why = std::string("posverify: this ") + o.name +
-                            " configuration has members that protocol version 1 does not carry (docs/protocol.md)\n";
+                            " configuration has members that protocol version " + std::to_string(version) +
+                            " does not carry (docs/protocol.md)\n";
     (void)!::write(2, why.data(), why.size());
     return 1;
   }
   writer w;
-  w.b = request_body(o, a);
+  w.b = request_body(o, a, version);
   const std::size_t out = o.output(), ob = c.out_bytes();
   answer ans = forward(w, ob);
   if (ans.status == kOk) std::memcpy(a.buf[out], ans.payload.data(), ob);

@@ -26,9 +26,24 @@
 
 namespace pv::sandbox {
 
-/// The version of the pipe protocol (docs/protocol.md) this side speaks; a
-/// server's HELLO must answer with the same (python/posverify: PROTOCOL_VERSION).
-constexpr std::uint32_t kProtocolVersion = 1;
+/// The versions of the pipe protocol (docs/protocol.md) this side speaks:
+/// HELLO offers the highest, the server answers the version it speaks, and
+/// any of these is used with its own layouts (python/posverify: PROTOCOL_VERSION).
+constexpr std::uint32_t kProtocolVersion = 2;
+constexpr std::uint32_t kOldestProtocolVersion = 1;
+
+/// A server's answer to HELLO (its payload, docs/protocol.md).
+struct hello_answer {
+  std::uint32_t version = 0;  ///< the protocol version both sides use from now on
+  std::uint8_t provides = 0;  ///< bit k: operation k
+  std::string name, accuracy;
+  /// The PV_ROPE_* configurations it is sent: as declared (version 2), or
+  /// partial rotary only (version 1, which carries nothing else).
+  std::uint32_t rope_caps = 0;
+};
+/// Reads a HELLO answer's payload into h; "" or what is wrong with it (a
+/// version other than kOldestProtocolVersion .. kProtocolVersion, naming both).
+std::string read_hello(const std::string& payload, hello_answer& h);
 
 /// Settings of the adapter (options of `posverify check`).
 struct process_options {
@@ -77,12 +92,19 @@ std::uint32_t server_in_child();
 /// answer: 0 (the output is in a's output buffer), 1 unsupported, 2 error.
 /// A server that ends or answers garbage ends this child (a crash finding).
 int server_invoke(const operation& o, const invocation& a);
-/// Whether call c can be sent: every member of its configuration buffers
-/// that is not one of the row's fields is zero (pv_rope_config's M-RoPE and
-/// scaling members do not travel: such a call is unsupported for a server).
-bool travels(const operation& o, const call& c);
-/// The body of the request of call a (docs/protocol.md): its type, dtype,
-/// the row's fields, then its buffers (a configuration as its fields).
-std::string request_body(const operation& o, const invocation& a);
+/// Child: the capabilities (operation.h, `declares`) the server is sent for
+/// row o: for RoPE the configurations of its HELLO (hello_answer::rope_caps);
+/// every bit for the rows without any, or when it is not running (each call
+/// then fails with the reason).
+std::uint32_t server_declares(const operation& o);
+/// Whether call c can be sent in protocol version `protocol`: every member of
+/// its configuration buffers that is not one of the row's fields of that
+/// version is zero (in version 1 pv_rope_config's M-RoPE and scaling members
+/// do not travel: such a call is unsupported for a server).
+bool travels(const operation& o, const call& c, std::uint32_t protocol);
+/// The body of the request of call a in protocol version `protocol`
+/// (docs/protocol.md): its type, dtype, the row's fields of that version,
+/// then its buffers (a configuration as its fields).
+std::string request_body(const operation& o, const invocation& a, std::uint32_t protocol);
 
 }  // namespace pv::sandbox

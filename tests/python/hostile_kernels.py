@@ -84,3 +84,10 @@ class DeclinesAll(Plain):
         raise NotImplementedError("nothing")
 
 
+
+
+class UnknownRopeCap(Plain):
+    """A declaration of a RoPE configuration that does not exist: a load error naming it."""
+
+    name = "np-unknown-rope-cap"
+    rope_caps = ("partial", "spiral")

@@ -3,6 +3,7 @@
 caught by the law that states what they break, and every misbehaviour of a
 Python kernel becomes a finding (tests/python/hostile_kernels.py)."""
 
+import json
 import os
 import subprocess
 import sys
@@ -19,10 +20,11 @@ LLAMA = ["--rope-config", "halves:500000:128"]
 FLUX = ["--rope-config", "adjacent:10000:16,56,56"]
 
 
-def check(spec, *extra, path=EXAMPLES, cases="12"):
+def check(spec, *extra, path=EXAMPLES, cases="12", env=None, out=None):
     cmd = [POSVERIFY, "check", "--impl", "python:" + spec, "--python-path", path, "--cases", cases,
-           "--out", os.path.join(OUT, spec.replace(":", "_")), *extra]
-    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=900)
+           "--out", out or os.path.join(OUT, spec.replace(":", "_")), *extra]
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=900,
+                       env=dict(os.environ, **(env or {})))
     sys.stdout.write(r.stdout)
     sys.stderr.write(r.stderr)
     return r.returncode, r.stdout
@@ -60,6 +62,29 @@ def test_llama_rope_pos_bf16():
     rc, out = check("llama_rope:LlamaRopePositionsBf16", *LLAMA)
     assert rc == 1
     assert fail_line("rope.reference[user-halves-128-theta500000/float32]") in out
+
+
+LLAMA31 = "llama-3.1-8b"
+
+
+def test_llama_rope_llama3():
+    """The kernel declaring "scaled" is sent Llama 3.1's configuration over
+    protocol 2 and follows it: the scaled laws run (none unsupported but
+    float64, which it declines for its float32 tables) and pass."""
+    rc, out = check("llama_rope:LlamaRope", "--rope-preset", LLAMA31, cases="6")
+    assert rc == 0
+    for dt in ("float32", "bfloat16", "float16"):
+        assert ok_line("rope.reference[%s/%s]" % (LLAMA31, dt)) in out
+        assert ok_line("rope.shift_invariance[%s/%s]" % (LLAMA31, dt)) in out
+    assert "unsupported" not in out.replace("float64]  (unsupported", "")
+
+
+def test_llama_rope_ignores_scaling():
+    """Declares "scaled" but turns by the plain ladder: caught."""
+    rc, out = check("llama_rope:LlamaRopeIgnoresScaling", "--rope-preset", LLAMA31, "--law", "rope.reference",
+                    cases="4")
+    assert rc == 1
+    assert fail_line("rope.reference[%s/float32]" % LLAMA31) in out
 
 
 def test_flux_rope():
@@ -139,6 +164,7 @@ def test_adapter_not_implemented_is_unsupported():
 def test_adapter_load_failures_exit_2():
     for spec, words in [("broken_module:X", "this module cannot be imported"),
                         ("hostile_kernels:NoSuchClass", "NoSuchClass"),
+                        ("hostile_kernels:UnknownRopeCap", "rope_caps names 'spiral'"),
                         ("nocolon", "python:MODULE:OBJECT")]:
         cmd = [POSVERIFY, "check", "--impl", "python:" + spec, "--python-path", HERE, "--out", OUT]
         r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=300)
@@ -200,14 +226,167 @@ def test_adapter_server_that_hangs_on_restart_is_restarted_once():
     assert "posverify does not try again in this run" in r.stdout
 
 
-def test_adapter_scaled_rope_is_unsupported_not_sent_as_plain():
-    """Protocol version 1 carries no RoPE scaling: a scaled configuration is
-    unsupported for a server, never sent as the plain one (which a correct
-    plain kernel then "fails")."""
-    law = "rope.reference[user-halves-128-theta500000-linear-4/float32]"
-    rc, out = check("llama_rope:LlamaRope", "--rope-config", "halves:500000:128:linear(4)", "--law", law, cases="4")
+# --- protocol version 2: the RoPE configurations a server declares -------------
+
+def recorded(spec, *extra, env=None):
+    """posverify check on a kernel of tests/python/rope_recorders.py: its
+    output, and the calls the kernel saw (one dict per call)."""
+    d = tempfile.mkdtemp()
+    record = os.path.join(d, "calls.jsonl")
+    rc, out = check(spec, *extra, path=HERE + ":" + EXAMPLES, cases="2", out=os.path.join(d, "out"),
+                    env=dict(env or {}, POSVERIFY_TEST_RECORD=record))
+    calls = []
+    if os.path.exists(record):
+        with open(record) as f:
+            calls = [json.loads(line) for line in f]
+    return rc, out, calls, os.path.join(d, "out")
+
+
+def declined(law, n=2):
+    return "--    %s  (unsupported, 0 cases, %d declined)" % (law, n)
+
+
+PLAIN = "user-halves-128-theta500000"
+
+
+def test_protocol_undeclared_scaling_is_unsupported_and_never_sent():
+    """A kernel that does not declare "scaled" is never sent a scaled
+    configuration (its record holds none, though it holds the plain ones):
+    those laws are "unsupported"."""
+    rc, out, calls, _ = recorded("rope_recorders:PlainRecorder", "--rope-config", "halves:500000:128",
+                                 "--rope-preset", LLAMA31, "--rope-preset", "qwen2-vl", "--law", "rope.reference")
+    assert declined("rope.reference[%s/float32]" % PLAIN) in out  # decoded, then declined by the kernel
+    assert declined("rope.reference[%s/float32]" % LLAMA31) in out
+    assert declined("rope.reference[qwen2-vl/float32]") in out
+    assert calls, "the plain configuration reached the kernel"
+    assert [c for c in calls if c["cfg"]["scaling"]["kind"] != "none" or c["cfg"]["mrope"]] == []
+    assert "FAIL" not in out
+
+
+def test_protocol_declared_mrope_and_scaling_reach_the_kernel():
+    """Qwen2-VL's M-RoPE arrives as mrope=True with three position
+    coordinates, Llama 3.1's scaling with every member of pv_rope_scaling."""
+    rc, out, calls, _ = recorded("rope_recorders:FullRecorder", "--rope-preset", "qwen2-vl",
+                                 "--rope-preset", LLAMA31, "--law", "rope.reference")
+    assert "FAIL" not in out
+    mrope = [c for c in calls if c["cfg"]["mrope"]]
+    assert mrope and all(c["cfg"]["n_axes"] == 3 and sum(c["cfg"]["axes_dim"]) == 128 and
+                         c["pos_shape"][1] == 3 and c["cfg"]["scaling"]["kind"] == "none" for c in mrope)
+    llama3 = [c["cfg"]["scaling"] for c in calls if c["cfg"]["scaling"]["kind"] == "llama3"]
+    assert llama3 and all(s == {"kind": "llama3", "factor": 8.0, "low": 1.0, "high": 4.0, "original_length": 8192.0,
+                                "length": 0.0, "attention_factor": 0.0} for s in llama3)
+    assert all(c["pos_dtype"] == "float64" for c in calls)
+
+
+def test_protocol_version1_server_behaves_as_before():
+    """A server answering HELLO with version 1 (an older package, or another
+    language's server) is sent version 1's layout only, and only plain and
+    partial configurations, whatever its kernel declares: the plain calls
+    decode (a version-2 body would be a malformed request, a FAIL), the
+    scaled and M-RoPE laws are unsupported, and a correct kernel declaring
+    "scaled" is never sent a scaled configuration as a plain one."""
+    env = {"POSVERIFY_SERVER_PROTOCOL": "1"}
+    rc, out, calls, report = recorded("rope_recorders:FullRecorder", "--rope-config", "halves:500000:128",
+                                      "--rope-preset", LLAMA31, "--rope-preset", "qwen2-vl", "--law",
+                                      "rope.reference", env=env)
+    assert "FAIL" not in out
+    assert declined("rope.reference[%s/float32]" % PLAIN) in out
+    assert declined("rope.reference[%s/float32]" % LLAMA31) in out
+    assert declined("rope.reference[qwen2-vl/float32]") in out
+    assert calls and all(c["cfg"]["scaling"]["kind"] == "none" and not c["cfg"]["mrope"] for c in calls)
+    with open(os.path.join(report, "full-recorder.json")) as f:
+        assert json.load(f)["implementation"]["rope_caps"] == 1  # partial rotary only
+    law = "rope.reference[%s/float32]" % LLAMA31
+    rc, out = check("llama_rope:LlamaRope", "--rope-preset", LLAMA31, "--law", law, cases="4", env=env)
     assert fail_line(law) not in out
-    assert "--    %s  (unsupported, 0 cases, 4 declined)" % law in out
+    assert declined(law, 4) in out
+
+
+def test_protocol_int64_positions():
+    """position_dtype = "int64": pos arrives as int64 (the kernel raises
+    otherwise) and every law of a plain configuration passes, so none of them
+    sends a position that is not a whole number."""
+    rc, out = check("rope_recorders:LlamaRopeInt64Positions", *LLAMA, path=HERE + ":" + EXAMPLES, cases="4")
+    assert rc == 0
+    assert ok_line("rope.reference[user-halves-128-theta500000/float32]") in out
+    assert "unsupported, 0 cases" not in out.replace("float64]  (unsupported, 0 cases", "")
+
+
+def test_protocol_server_negotiates_and_decodes_by_version(monkeypatch):
+    """The server's HELLO answer and decoding, from a table like posverify's:
+    version 2 adds rope_caps and decodes mrope and scaling (a RopeScaling);
+    offered version 1 (or POSVERIFY_SERVER_PROTOCOL=1) it answers 1 and
+    decodes version 1's header, the configuration keeping its defaults; a
+    position that is not whole is declined for an int64 kernel."""
+    import struct
+
+    import numpy
+
+    from posverify import RopeConfig, RopeScaling, server
+
+    v1 = [{"name": "n", "wire": "i64"},
+          {"name": "head_dim", "wire": "i32", "of": "cfg"}, {"name": "n_axes", "wire": "i32", "of": "cfg"},
+          {"name": "axes_dim", "wire": "i32", "of": "cfg", "count": 4, "length": "n_axes"},
+          {"name": "theta", "wire": "f64", "of": "cfg"},
+          {"name": "pairing", "wire": "u8", "of": "cfg", "names": "adjacent|halves"}]
+    v2 = [{"name": "mrope", "wire": "u8", "of": "cfg", "protocol": 2, "bool": True, "max": 1},
+          {"name": "scaling.kind", "wire": "i32", "of": "cfg", "protocol": 2, "class": "RopeScaling",
+           "names": "none|linear|ntk|dynamic_ntk|yarn|llama3"}] + [
+          {"name": "scaling." + m, "wire": "f64", "of": "cfg", "protocol": 2, "class": "RopeScaling"}
+          for m in ("factor", "low", "high", "original_length", "length", "attention_factor")]
+    row = {"name": "rope", "request": 3, "bit": 1, "fields": v1 + v2,
+           "buffers": [{"name": "cfg", "elem": "config", "role": "in", "shape": [], "class": "RopeConfig"},
+                       {"name": "pos", "elem": "f64", "role": "in", "shape": ["n", "n_axes"], "positions": True},
+                       {"name": "x", "elem": "dtype", "role": "inout", "shape": ["n", "head_dim"]}],
+           "python": ["x", "pos", "cfg"]}
+
+    class Rope:
+        backend = "numpy"
+        rope_caps = ("scaled", "mrope")
+        seen = []
+
+        def rope(self, x, pos, cfg):
+            self.seen.append((cfg, pos.dtype))
+            return x
+
+    def make(kernel):
+        return server.Server(kernel, "cpu", [server.Operation(json.loads(json.dumps(row)))])
+
+    x = numpy.zeros((1, 4))
+    head = struct.pack("<BBqii4idB", 3, 1, 1, 4, 1, 4, 0, 0, 0, 10000.0, 1)
+    scaled = struct.pack("<Bi6d", 0, 5, 8, 1, 4, 8192, 0, 0)
+    srv = make(Rope())
+    hello = srv.hello(2)
+    assert struct.unpack_from("<IBI", hello) == (2, 2, 4) and hello[9:13] == b"Rope"
+    assert struct.unpack_from("<I", hello, len(hello) - 4) == (2 | 4,)
+    srv.call(bytearray(head + scaled + struct.pack("<d", 7.0) + x.tobytes()))
+    assert Rope.seen[-1][0] == RopeConfig(4, 1, (4,), 10000.0, "halves", False, RopeScaling("llama3", 8, 1, 4, 8192))
+    with pytest.raises(server.ProtocolError, match="carries"):  # a version-2 body to a version-1 server
+        hello1 = srv.hello(1)
+        assert len(hello1) == 9 + 4 + 4, "no rope_caps in version 1"
+        srv.call(bytearray(head + scaled + struct.pack("<d", 7.0) + x.tobytes()))
+    srv.call(bytearray(head + struct.pack("<d", 7.0) + x.tobytes()))
+    assert Rope.seen[-1][0] == RopeConfig(4, 1, (4,), 10000.0, "halves")
+    monkeypatch.setenv("POSVERIFY_SERVER_PROTOCOL", "1")
+    assert struct.unpack_from("<I", make(Rope()).hello(2)) == (1,)
+    monkeypatch.setenv("POSVERIFY_SERVER_PROTOCOL", "3")
+    with pytest.raises(ValueError, match="POSVERIFY_SERVER_PROTOCOL"):
+        make(Rope())
+    monkeypatch.delenv("POSVERIFY_SERVER_PROTOCOL")
+    Rope.position_dtype = "int64"
+    srv = make(Rope())
+    srv.hello(2)
+    srv.call(bytearray(head + scaled + struct.pack("<d", 7.0) + x.tobytes()))
+    assert Rope.seen[-1][1] == numpy.int64
+    with pytest.raises(NotImplementedError, match="not a whole number.*0.5"):
+        srv.call(bytearray(head + scaled + struct.pack("<d", 0.5) + x.tobytes()))
+    Rope.position_dtype = "int32"
+    with pytest.raises(ValueError, match="position_dtype must be"):
+        make(Rope())
+    Rope.position_dtype = "float64"
+    Rope.rope_caps = ("partial", "spiral")
+    with pytest.raises(ValueError, match="'spiral'"):
+        make(Rope())
 
 
 def test_adapter_server_decodes_an_operation_from_its_row():

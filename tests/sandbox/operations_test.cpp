@@ -1,5 +1,5 @@
 // The table of operations (sandbox/operations.h): every row well formed, the
-// requests it encodes byte for byte those of docs/protocol.md (version 1),
+// requests it encodes byte for byte those of docs/protocol.md (versions 1 and 2),
 // what a pv_impl of each ABI version provides, the size and work of a call.
 #include "sandbox/loading.h"
 #include "sandbox/operations.h"
@@ -29,7 +29,7 @@ std::vector<unsigned char> doubles(std::size_t n, double first) {
 
 /// The request body posverify sends for c (what the child's guarded buffers
 /// would hold: the call's own input bytes).
-std::string body_of(const call& c) {
+std::string body_of(const call& c, std::uint32_t protocol = kProtocolVersion) {
   invocation a;
   a.t = c.t;
   a.c = &c;
@@ -42,7 +42,7 @@ std::string body_of(const call& c) {
       a.buf.push_back(const_cast<unsigned char*>(c.input(k).data()));
     }
   }
-  return request_body(c.row(), a);
+  return request_body(c.row(), a, protocol);
 }
 
 std::string raw(const std::vector<unsigned char>& b) { return std::string(b.begin(), b.end()); }
@@ -90,10 +90,21 @@ TEST(Operations, EveryRowIsWellFormed) {
 }
 
 TEST(Operations, HeaderSizesAreThoseOfTheProtocol) {
-  // docs/protocol.md: ATTENTION 34 bytes, ROPE 43, SINUSOID 26 (the type byte included)
-  EXPECT_EQ(operation_of(op::attention).header_bytes(), 34u);
-  EXPECT_EQ(operation_of(op::rope).header_bytes(), 43u);
-  EXPECT_EQ(operation_of(op::sinusoid).header_bytes(), 26u);
+  // docs/protocol.md: ATTENTION 34 bytes, ROPE 43 (version 1) and 96
+  // (version 2), SINUSOID 26 (the type byte included)
+  EXPECT_EQ(kProtocolVersion, 2u);
+  for (std::uint32_t v : {1u, 2u}) {
+    EXPECT_EQ(operation_of(op::attention).header_bytes(v), 34u);
+    EXPECT_EQ(operation_of(op::sinusoid).header_bytes(v), 26u);
+  }
+  EXPECT_EQ(operation_of(op::rope).header_bytes(1), 43u);
+  EXPECT_EQ(operation_of(op::rope).header_bytes(2), 96u);
+  // every field names the version that introduced it, and no field is newer than the protocol
+  for (const operation& o : operations())
+    for (const field& f : o.fields) {
+      EXPECT_GE(f.protocol, kOldestProtocolVersion) << o.name << "." << f.name;
+      EXPECT_LE(f.protocol, kProtocolVersion) << o.name << "." << f.name;
+    }
 }
 
 TEST(Operations, AttentionRequestIsVersion1) {
@@ -104,7 +115,8 @@ TEST(Operations, AttentionRequestIsVersion1) {
   put<std::uint8_t>(want, PV_F64);
   for (std::int64_t x : {2, 4, 3, 5}) put<std::int64_t>(want, x);
   want += raw(q) + raw(k) + raw(v);
-  EXPECT_EQ(body_of(c), want);
+  EXPECT_EQ(body_of(c, 1), want);
+  EXPECT_EQ(body_of(c, 2), want) << "attention is the same in version 2";
   EXPECT_EQ(c.out_bytes(), 2u * 5u * 8u);
   EXPECT_EQ(c.work(), 2.0 * 4.0 * (3.0 + 5.0));
 }
@@ -128,23 +140,88 @@ TEST(Operations, RopeRequestIsVersion1) {
   for (std::int32_t a : {2, 4, 0, 0}) put<std::int32_t>(want, a);
   put<double>(want, 10000);
   put<std::uint8_t>(want, 1);
-  want += raw(pos) + raw(x);
-  EXPECT_EQ(body_of(c), want);
+  EXPECT_EQ(body_of(c, 1), want + raw(pos) + raw(x));
   EXPECT_EQ(c.out_bytes(), x.size()) << "x is rotated in place";
   EXPECT_EQ(c.work(), 3.0 * 6.0);
   EXPECT_EQ(c.dim("n_axes"), 2) << "a member of the configuration";
   EXPECT_EQ(operation_of(op::rope).needs(c), 1u);
-  EXPECT_TRUE(travels(c.row(), c));
+  EXPECT_TRUE(travels(c.row(), c, 1));
   cfg.axes_dim[1] = 2;  // partial rotary: expressed by the fields that travel
-  EXPECT_TRUE(travels(c.row(), call(op::rope, PV_F64, {3}, {bytes_of_struct(cfg), pos, x})));
+  EXPECT_TRUE(travels(c.row(), call(op::rope, PV_F64, {3}, {bytes_of_struct(cfg), pos, x}), 1));
   cfg.scaling.kind = PV_SCALE_LINEAR;
   cfg.scaling.factor = 2;
   const call scaled(op::rope, PV_F64, {3}, {bytes_of_struct(cfg), pos, x});
   EXPECT_EQ(operation_of(op::rope).needs(scaled), 3u);
-  EXPECT_FALSE(travels(c.row(), scaled)) << "the scaling does not travel: a server is never told a plain configuration";
+  EXPECT_FALSE(travels(c.row(), scaled, 1)) << "the scaling does not travel in version 1: a server is never told a "
+                                                "plain configuration";
+  EXPECT_TRUE(travels(c.row(), scaled, 2));
   cfg.scaling = {};
   cfg.mrope = 1;
-  EXPECT_FALSE(travels(c.row(), call(op::rope, PV_F64, {3}, {bytes_of_struct(cfg), pos, x})));
+  EXPECT_FALSE(travels(c.row(), call(op::rope, PV_F64, {3}, {bytes_of_struct(cfg), pos, x}), 1));
+  EXPECT_TRUE(travels(c.row(), call(op::rope, PV_F64, {3}, {bytes_of_struct(cfg), pos, x}), 2));
+  cfg.mrope = 0;
+  cfg.scaling.reserved = 7;  // the one member no version carries
+  EXPECT_FALSE(travels(c.row(), call(op::rope, PV_F64, {3}, {bytes_of_struct(cfg), pos, x}), 2));
+}
+
+// Version 2: the members of ABI version 3 follow version 1's fields: u8
+// mrope, i32 scaling.kind, f64 factor, low, high, original_length, length,
+// attention_factor; then the buffers as in version 1.
+TEST(Operations, RopeRequestIsVersion2) {
+  pv_rope_config cfg{};
+  cfg.head_dim = 8;
+  cfg.n_axes = 3;
+  cfg.axes_dim[0] = 2;
+  cfg.axes_dim[1] = 2;
+  cfg.axes_dim[2] = 2;
+  cfg.theta = 1e6;
+  cfg.pairing = PV_PAIRS_HALVES;
+  cfg.mrope = 1;
+  cfg.scaling = {PV_SCALE_YARN, 0, 16, 1, 32, 4096, 8192, 1.25};
+  const auto pos = doubles(2 * 3, 3), x = doubles(2 * 8, -2);
+  const call c(op::rope, PV_F32, {2}, {bytes_of_struct(cfg), pos, doubles(2 * 8, -2)});
+  std::string v1;
+  put<std::uint8_t>(v1, 3);
+  put<std::uint8_t>(v1, PV_F32);
+  put<std::int64_t>(v1, 2);
+  put<std::int32_t>(v1, 8);
+  put<std::int32_t>(v1, 3);
+  for (std::int32_t a : {2, 2, 2, 0}) put<std::int32_t>(v1, a);
+  put<double>(v1, 1e6);
+  put<std::uint8_t>(v1, 1);
+  std::string v2 = v1;
+  put<std::uint8_t>(v2, 1);                // mrope
+  put<std::int32_t>(v2, PV_SCALE_YARN);    // scaling.kind
+  for (double d : {16.0, 1.0, 32.0, 4096.0, 8192.0, 1.25}) put<double>(v2, d);
+  ASSERT_EQ(v1.size(), operation_of(op::rope).header_bytes(1));
+  ASSERT_EQ(v2.size(), operation_of(op::rope).header_bytes(2));
+  EXPECT_EQ(body_of(c, 2), v2 + raw(pos) + raw(x));
+  EXPECT_EQ(body_of(c, 1), v1 + raw(pos) + raw(x)) << "a version-1 server is sent no field of version 2";
+  EXPECT_EQ(operation_of(op::rope).demands(c), std::uint32_t(PV_ROPE_MROPE | PV_ROPE_SCALED | PV_ROPE_PARTIAL));
+}
+
+// The table tells a server which version introduced each field and how the
+// Python server builds RopeConfig.scaling (docs/protocol.md, "The operations").
+TEST(Operations, TheTableNamesEachFieldsProtocolVersion) {
+  const pv::json j = operations_json();
+  const pv::json& fields = *j.items()[1].second.find("fields");
+  std::string v1, v2;
+  for (const auto& [k, f] : fields.items()) {
+    (void)k;
+    const std::int64_t v = f.find("protocol")->as_integer();
+    (v == 1 ? v1 : v2) += f.find("name")->as_string() + " ";
+    if (f.find("name")->as_string() == "scaling.kind") {
+      EXPECT_EQ(f.find("names")->as_string(), "none|linear|ntk|dynamic_ntk|yarn|llama3");
+      EXPECT_EQ(f.find("class")->as_string(), "RopeScaling");
+      EXPECT_EQ(f.find("max")->as_integer(), PV_SCALE_LLAMA3);
+    }
+    if (f.find("name")->as_string() == "mrope") EXPECT_TRUE(f.find("bool") != nullptr);
+  }
+  EXPECT_EQ(v1, "n head_dim n_axes axes_dim theta pairing ");
+  EXPECT_EQ(v2, "mrope scaling.kind scaling.factor scaling.low scaling.high scaling.original_length scaling.length "
+                "scaling.attention_factor ");
+  EXPECT_TRUE(j.items()[1].second.find("buffers")->items()[1].second.find("positions") != nullptr) << "rope's pos";
+  EXPECT_TRUE(j.items()[2].second.find("buffers")->items()[0].second.find("positions") != nullptr) << "sinusoid's pos";
 }
 
 TEST(Operations, SinusoidRequestIsVersion1) {
@@ -157,7 +234,8 @@ TEST(Operations, SinusoidRequestIsVersion1) {
   put<std::int64_t>(want, 8);
   put<double>(want, 100);
   want += raw(pos);
-  EXPECT_EQ(body_of(c), want);
+  EXPECT_EQ(body_of(c, 1), want);
+  EXPECT_EQ(body_of(c, 2), want);
   EXPECT_EQ(c.out_bytes(), 5u * 8u * 4u);
   EXPECT_EQ(c.work(), 40.0);
 }
