@@ -24,6 +24,4 @@ std::string build_line() {
          mpfi_get_version() + ", GMP " + gmp_version + ", Boost " + boost + ")";
 }
 
-std::string build_markdown(const std::string& line) { return line.empty() ? std::string() : "`" + line + "`\n\n"; }
-
 }  // namespace pv::reports

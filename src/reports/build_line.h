@@ -17,6 +17,6 @@ std::string build_line();
 
 /// The Markdown of that line under a report's title: "`LINE`\n\n", or ""
 /// for a report read back without one (written before it was recorded).
-std::string build_markdown(const std::string& line);
+inline std::string build_markdown(const std::string& line) { return line.empty() ? std::string() : "`" + line + "`\n\n"; }
 
 }  // namespace pv::reports
