@@ -14,6 +14,7 @@
 #include "numerics/attention.h"
 #include "core/files.h"
 
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>  // clock_gettime
 
@@ -101,18 +102,27 @@ std::string fmt(double x, int digits = 4) {
 // Runs a shell command, returns (seconds, exit status, its stdout).
 struct run_result {
   double seconds = 0;
+  double cpu = 0;  ///< user + system seconds of the command and every descendant it waited for
   int status = -1;
   std::string out;
 };
+
+double children_cpu() {
+  rusage u{};
+  ::getrusage(RUSAGE_CHILDREN, &u);
+  return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + 1e-6 * double(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
 run_result run(const std::string& cmd) {
   run_result r;
   auto t0 = clock_type::now();
+  const double cpu0 = children_cpu();
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return r;
   char buf[512];
   while (std::fgets(buf, sizeof buf, p)) r.out += buf;
   int st = pclose(p);
   r.seconds = seconds_since(t0);
+  r.cpu = children_cpu() - cpu0;
   r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
   return r;
 }
@@ -273,19 +283,23 @@ int main(int argc, char** argv) {
   }
 
   if (!skip_check) {
+    // `check` of the built-in plugins, default options, one process and then
+    // every core (--jobs auto): the targets of the everyday loop (2 s each)
     struct plugin {
       const char* what;
       const char* path;
     };
     for (plugin p : {plugin{"attention (builtin flash_float)", POSVERIFY_BENCH_ATTN_PLUGIN},
-                     plugin{"RoPE (builtin flux_rope)", POSVERIFY_BENCH_ROPE_PLUGIN}}) {
-      auto r = run(std::string(POSVERIFY_BENCH_POSVERIFY) + " check --impl " + p.path +
-                   " --out /tmp/posverify_bench_check >/dev/null 2>&1");
-      const bool target = std::string(p.what).rfind("attention", 0) == 0;  // the 2-minute target
-      md << "| default `check` of " << p.what << (target ? " <= 120 s" : " (figure, no target)")
-         << " | " << fmt(r.seconds, 3) << " s wall (exit " << r.status << ") | "
-         << (target ? (r.seconds <= 120 ? "yes" : "**no**") : "-") << " |\n";
-    }
+                     plugin{"builtin plain_float (attention, RoPE, sinusoid)", POSVERIFY_BENCH_PLAIN_PLUGIN},
+                     plugin{"RoPE (builtin flux_rope)", POSVERIFY_BENCH_ROPE_PLUGIN},
+                     plugin{"RoPE (builtin scaled_rope)", POSVERIFY_BENCH_SCALED_PLUGIN}})
+      for (const char* jobs : {"1", "auto"}) {
+        auto r = run(std::string(POSVERIFY_BENCH_POSVERIFY) + " check --impl " + p.path + " --jobs " + jobs +
+                     " --out /tmp/posverify_bench_check >/dev/null 2>&1");
+        md << "| default `check` of " << p.what << ", --jobs " << jobs << " <= 2 s | " << fmt(r.seconds, 3)
+           << " s wall, " << fmt(r.cpu, 3) << " CPU s (exit " << r.status << ") | "
+           << (r.seconds <= 2 ? "yes" : "**no**") << " |\n";
+      }
   }
   if (!skip_flux)
     md << "\nThe FLUX head's bound relative to the entry itself (bound / abs(out), which "

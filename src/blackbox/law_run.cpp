@@ -135,6 +135,12 @@ void law_run::each_case(
 
 bool law_run::within(int k, const hp& error, const hp& bound, const std::string& where,
                      const std::function<std::string()>& describe) {
+  return within(k, error, bound, [&where] { return where; }, describe);
+}
+
+bool law_run::within(int k, const hp& error, const hp& bound, const std::function<std::string()>& where_text,
+                     const std::function<std::string()>& describe) {
+  std::string where;
   hp ratio = bound > 0 ? hp(error / bound) : (error > 0 ? hp(1e300) : hp(0));
   hp worst = r_.worst_bound > 0 ? hp(r_.worst_error / r_.worst_bound)
                                 : (r_.worst_error > 0 ? hp(1e300) : hp(0));
@@ -142,6 +148,7 @@ bool law_run::within(int k, const hp& error, const hp& bound, const std::string&
     r_.has_worst = true;
     r_.worst_error = error;
     r_.worst_bound = bound;
+    where = where_text();
     r_.worst_where = "case " + std::to_string(k) + ", " + where;
     r_.worst_replay = replay_of(k);
   }
@@ -150,6 +157,7 @@ bool law_run::within(int k, const hp& error, const hp& bound, const std::string&
     r_.max_error_bound = bound;
   }
   if (error <= bound) return true;
+  if (where.empty()) where = where_text();
   fail(k, where + ": |difference| = " + to_decimal(error) + " exceeds the tolerance " +
               to_decimal(bound),
        describe);

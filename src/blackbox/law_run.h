@@ -82,6 +82,10 @@ class law_run {
   /// Records |error| <= bound at `where`; on violation fails the law.
   bool within(int k, const hp& error, const hp& bound, const std::string& where,
               const std::function<std::string()>& describe);
+  /// The same, `where` written only when it is needed (a new worst ratio, a
+  /// failure): for the laws that judge every component of every row.
+  bool within(int k, const hp& error, const hp& bound, const std::function<std::string()>& where,
+              const std::function<std::string()>& describe);
 
   /// Fails case k with a message (law-specific).
   void fail(int k, const std::string& msg, const std::function<std::string()>& describe);

@@ -98,11 +98,14 @@ bool check_rows_vs_ref(law_run& Lr, int k, const rotated<T>& R, const std::strin
                        const std::function<std::string()>& desc) {
   for (std::size_t i = 0; i < R.y.rows; ++i)
     for (std::size_t c = 0; c < R.y.cols; ++c)
-      if (!Lr.within(k, abs(convert<hp>(R.y(i, c)) - R.ref(i, c)), R.tol(i, c),
-                     (what.empty() ? "" : what + " ") + "row " + std::to_string(i) + " component " + std::to_string(c) +
-                         ": got " + to_decimal(R.y(i, c)) + ", reference " +
-                         ref::to_decimal(R.ref(i, c), 20),
-                     desc))
+      if (!Lr.within(
+              k, abs(convert<hp>(R.y(i, c)) - R.ref(i, c)), R.tol(i, c),
+              [&] {
+                return (what.empty() ? "" : what + " ") + "row " + std::to_string(i) + " component " +
+                       std::to_string(c) + ": got " + to_decimal(R.y(i, c)) + ", reference " +
+                       ref::to_decimal(R.ref(i, c), 20);
+              },
+              desc))
         return false;
   return true;
 }

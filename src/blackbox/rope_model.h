@@ -80,7 +80,10 @@
 #include "numerics/rope.h"
 #include "numerics/rope_scaling.h"
 
+#include <cmath>
+#include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace pv::blackbox {
@@ -186,14 +189,29 @@ inline hp speed_error_direct(double theta, const hp& u) {
   return (4 + abs(log(convert<hp>(theta)))) * u;
 }
 
-/// eps_w(k) = max(eps_direct, eps_ladder(k)) for pair k of a ladder theta^(-2k/dim)
-/// (RoPE: dim an axis's components; the sinusoid: theta its base, dim = d).
-/// u: the unit roundoff of the dtype or of a declared accuracy class (law_u).
-inline hp speed_error(double theta, std::size_t k, std::size_t dim, const hp& u) {
+/// speed_error's computation. speed_error remembers it per thread: a pure
+/// function of its arguments and the reference precision, asked for once per
+/// pair of every row of every case (39 % of the time of a FLUX.1 check before).
+inline hp speed_error_uncached(double theta, std::size_t k, std::size_t dim, const hp& u) {
   const hp eps_r = (4 + 2 * abs(log(convert<hp>(theta))) / hp(double(dim))) * u;
   const hp ladder = pow((1 + eps_r) * (1 + u), hp(double(k))) - 1;
   const hp direct = speed_error_direct(theta, u);
   return ladder < direct ? direct : ladder;
+}
+
+/// eps_w(k) = max(eps_direct, eps_ladder(k)) for pair k of a ladder theta^(-2k/dim)
+/// (RoPE: dim an axis's components; the sinusoid: theta its base, dim = d).
+/// u: the unit roundoff of the dtype or of a declared accuracy class (law_u).
+inline hp speed_error(double theta, std::size_t k, std::size_t dim, const hp& u) {
+  using key = std::tuple<double, std::size_t, std::size_t, unsigned, double>;
+  thread_local std::map<key, std::pair<hp, hp>> memo;  // key -> (u, eps_w)
+  if (!std::isfinite(theta) || !isfinite(u)) return speed_error_uncached(theta, k, dim, u);
+  const key at{theta, k, dim, ref::precision_bits(), convert<double>(u)};
+  const auto it = memo.find(at);
+  if (it != memo.end() && it->second.first == u) return it->second.second;
+  const hp e = speed_error_uncached(theta, k, dim, u);
+  if (memo.size() < 65536) memo.insert_or_assign(at, std::pair<hp, hp>(u, e));
+  return e;
 }
 
 /// The unit roundoffs a RoPE or sinusoid tolerance counts in (see "Which u" in
@@ -250,9 +268,17 @@ inline std::size_t angle_roundings(const pv_rope_config& c, std::size_t k) {
 
 /// eps_m / (1 - eps_m), eps_m = (1 + u)^n - 1: the position-dependent angle
 /// error per unit of |m| w' (file comment).
+/// Remembered per thread, as speed_error is: asked for once per component of
+/// every row.
 inline hp angle_position_error(std::size_t n, const hp& u) {
-  const hp e = pow(1 + u, hp(double(n))) - 1;
-  return e / (1 - e);
+  using key = std::tuple<std::size_t, unsigned, double>;
+  thread_local std::map<key, std::pair<hp, hp>> memo;  // key -> (u, the error)
+  const key at{n, ref::precision_bits(), convert<double>(u)};
+  const auto it = isfinite(u) ? memo.find(at) : memo.end();
+  if (it != memo.end() && it->second.first == u) return it->second.second;
+  const hp e = pow(1 + u, hp(double(n))) - 1, r = e / (1 - e);
+  if (isfinite(u) && memo.size() < 65536) memo.insert_or_assign(at, std::pair<hp, hp>(u, r));
+  return r;
 }
 
 /// The extra relative speed error of a scaling's own arithmetic (docs/rope-configs.md,

@@ -10,6 +10,7 @@
 #include "blackbox/shapes.h"
 #include "laws/aliases.h"
 #include "cli/options.h"
+#include "cli/check_jobs.h"
 #include "reports/junit.h"
 #include "core/progress.h"
 #include "core/files.h"
@@ -33,7 +34,9 @@
 #include <map>
 #include <set>
 #include <stdexcept>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace pv::cli {
 
@@ -92,6 +95,7 @@ struct check_args {
   bool shard_given = false;
   bool mutation = false, panel = false, seed_set = false, cases_set = false, maxpos_set = false;
   bool list = false;  ///< --list: print the ids of the laws the run would run, run none
+  int jobs = 0;       ///< --jobs (0: not given: default_jobs())
   int seeds = 1;
   unsigned bits = 128;
   std::vector<std::string> libs;  ///< the libraries after --mutation / --panel
@@ -216,6 +220,12 @@ cli::option_table check_options(check_args& a) {
        "run shard K of N (K from 1; default $GTEST_SHARD_INDEX + 1 of $GTEST_TOTAL_SHARDS): the "
        "laws split into N parts, joined by posverify merge (docs/scaling.md)",
        [&](const std::string& v) { a.shard = v, a.shard_given = true; }},
+      {"--jobs", "N",
+       "workers side by side: N, or auto (the cores posverify may run on); default $POSVERIFY_JOBS, else auto "
+       "for a shared library and 1 for a server (python:..., --impl-cmd). "
+       "The run is split as --shard splits it (at most one worker per law and RoPE configuration) and joined "
+       "as merge joins it: the same report and exit code as one process (docs/scaling.md)",
+       [&](const std::string& v) { a.jobs = parse_jobs("--jobs", v); }},
       {"--junit", "FILE", "also write the result as JUnit XML (one test case per law, dtype and configuration)",
        [&](const std::string& v) { a.junit = v; }},
       {"--list", "",
@@ -296,6 +306,32 @@ void check_law_of_libraries(check_run cx, const std::vector<std::string>& libs, 
     if (left.empty()) return;
   }
   if (loaded) throw no_such_law(left[0], "the libraries given", known);
+}
+
+/// check's command line without the options only the whole run has (its
+/// reports, baseline and JUnit file, its shard and jobs): what each worker of
+/// --jobs is given (cli/check_jobs.h), with its own shard and folder.
+std::vector<std::string> worker_args(const std::vector<std::string>& args) {
+  check_args scratch;
+  const cli::option_table table = check_options(scratch);
+  static const std::set<std::string> whole_run = {"--out", "--jobs", "--shard", "--baseline", "--save-baseline", "--junit"};
+  std::vector<std::string> kept;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const cli::option* row = nullptr;
+    bool joined = false;  // --flag=value
+    for (const auto& o : table)
+      if (args[i] == o.flag || (!o.value.empty() && args[i].rfind(o.flag + "=", 0) == 0)) {
+        row = &o;
+        joined = args[i] != o.flag;
+      }
+    const bool takes_next = row && !row->value.empty() && !joined && i + 1 < args.size();
+    if (!(row && whole_run.count(row->flag))) {
+      kept.push_back(args[i]);
+      if (takes_next) kept.push_back(args[i + 1]);
+    }
+    if (takes_next) ++i;
+  }
+  return kept;
 }
 
 int run(const std::vector<std::string>& args) {
@@ -412,19 +448,56 @@ int run(const std::vector<std::string>& args) {
   } catch (const std::runtime_error& e) {
     throw usage_error(e.what());
   }
-  std::cout << "checking " << cx.lib.name << " (" << text::visible(impl) << "), seed " << cx.seed << ", " << cx.cases
-            << " cases per law, positions up to " << to_decimal(cx.max_position)
-            << (cx.units->spec.sharded() ? ", shard " + cx.units->spec.text() : std::string()) << "\n";
-  std::unique_ptr<progress> bar;
-  if (::isatty(STDERR_FILENO) == 1) {  // the total: every unit enumerated, none run
+  // --jobs: at most one worker per unit the run has (a replayed case, one
+  // law: one worker); a shard is one worker's part already
+  int jobs = a.jobs ? a.jobs : default_jobs(is_process_spec(impl));
+  if (jobs > 1 && (cx.units->spec.sharded() || cx.only_case >= 0)) jobs = 1;
+  long units = 0;
+  if (jobs > 1 || ::isatty(STDERR_FILENO) == 1) {  // every unit enumerated, none run
     check_run count = cx;
     count.units = std::make_shared<unit_plan>(*cx.units);
     count.units->count_only = true;
-    const long all = run_laws(count).units, s = cx.units->spec.total, k = cx.units->spec.index;
-    bar = std::make_unique<progress>("check " + cx.lib.name, "laws and RoPE configurations", (all - k + s - 1) / s);
-    cx.units->done = [&bar] { bar->step(); };
+    const run_output c = run_laws(count);
+    units = c.units;
+    std::set<long> asked;
+    for (const auto& r : c.laws) asked.insert(r.unit);
+    jobs = int(std::min<std::size_t>(std::size_t(jobs), std::max<std::size_t>(1, asked.size())));
   }
-  auto o = run_laws(cx);
+  std::cout << "checking " << cx.lib.name << " (" << text::visible(impl) << "), seed " << cx.seed << ", " << cx.cases
+            << " cases per law, positions up to " << to_decimal(cx.max_position)
+            << (cx.units->spec.sharded() ? ", shard " + cx.units->spec.text() : std::string())
+            << (jobs > 1 ? ", " + std::to_string(jobs) + " workers" : std::string()) << "\n";
+  std::unique_ptr<progress> bar;
+  if (::isatty(STDERR_FILENO) == 1) {  // the total of this shard's units (of every worker's)
+    const long s = cx.units->spec.total, k = cx.units->spec.index;
+    bar = std::make_unique<progress>("check " + cx.lib.name, "laws and RoPE configurations", (units - k + s - 1) / s);
+    cx.units->done = [&bar] { bar->step(); };
+  } else if (const char* fd = std::getenv(progress_fd_variable)) {  // a worker of --jobs: each unit to the parent
+    const int to = int(parse_u64("$" + std::string(progress_fd_variable), fd, 3, 1 << 20));
+    ::unsetenv(progress_fd_variable);  // not for the plugin's processes
+    ::fcntl(to, F_SETFD, FD_CLOEXEC);
+    cx.units->done = [to] { (void)!::write(to, "u", 1); };
+  }
+  run_output o;
+  long children = 0, calls = 0;
+  if (jobs > 1) {
+    const auto t0 = std::chrono::steady_clock::now();
+    try {
+      jobs_output w = run_in_jobs(cx, worker_args(args), jobs, sanitize(cx.lib.name),
+                                  bar ? std::function<void()>([&bar] { bar->step(); }) : std::function<void()>());
+      o = std::move(w.run);
+      cx.accuracy = w.accuracy;  // as run_laws resolves it for one process
+      children = w.children, calls = w.calls;
+    } catch (const job_error& e) {
+      const std::string said = e.what();
+      std::cerr << said << (said.empty() || said.back() != '\n' ? "\n" : "");
+      return e.code;
+    }
+    o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  } else {
+    o = run_laws(cx);
+    children = stats().children, calls = stats().calls;
+  }
   o.build = reports::build_line();
   if (bar) bar->finish();
   print_laws(o);
@@ -456,8 +529,8 @@ int run(const std::vector<std::string>& args) {
   if (!save_baseline.empty()) std::cout << "; baseline " << save_baseline;
   char secs[32];
   std::snprintf(secs, sizeof secs, "%.1f", o.seconds);
-  std::cout << " (" << secs << " s, "
-            << stats().children << " child processes, " << stats().calls << " calls)\n";
+  std::cout << " (" << secs << " s, " << (jobs > 1 ? std::to_string(jobs) + " workers, " : std::string()) << children
+            << " child processes, " << calls << " calls)\n";
   if (!any && cx.only_law.empty() && !cx.units->spec.sharded()) {
     std::cout << "no law could be run: the library provides no function, or declines every dtype\n";
     return 1;

@@ -1,7 +1,8 @@
 // The Markdown of a merged check report (posverify merge): the run's outcome
 // rebuilt from the JSON (report_json read back, each law by its field table,
 // blackbox/law_result.h) and written by the run's own report_md, so that
-// shards merged give the single run's Markdown byte for byte.
+// shards merged give the single run's Markdown byte for byte; check --jobs
+// reads its workers' merged run back the same way (run_of_json).
 #include "reports/check_report.h"
 #include "core/json_read.h"
 #include "core/record_fields.h"
@@ -23,8 +24,7 @@ using json_read::text;
 
 }  // namespace
 
-std::string markdown_of_json(const json& j) {
-  check_run cx;
+run_output run_of_json(const json& j, check_run& cx) {
   cx.seed = json_read::seed_of(j, "the check report");
   const json& opt = need(j, "options");
   cx.cases = int(need(opt, "cases").as_integer());
@@ -73,6 +73,12 @@ std::string markdown_of_json(const json& j) {
   o.laws = fields::read_list(j, "laws", law_fields(), "the merged check report");
   o.sweep = need(j, "sweep");
   o.diagnosis = need(j, "diagnosis");
+  return o;
+}
+
+std::string markdown_of_json(const json& j) {
+  check_run cx;
+  const run_output o = run_of_json(j, cx);
   return report_md(cx, o, need(j, "regressions"), "");
 }
 

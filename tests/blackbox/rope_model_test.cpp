@@ -84,3 +84,39 @@ TEST(RopeModel, RotationToleranceCountsTheAngleLadder) {
 }
 
 }  // namespace
+
+// speed_error remembers its values per thread (the laws ask for the same few
+// once per pair of every row): each remembered value is the one computed
+// afresh, for every dtype's u and a declared class's, and a change of the
+// reference precision is not answered from values of the old one.
+TEST(RopeModel, RememberedSpeedErrorEqualsTheComputedOne) {
+  const unsigned bits = ref::precision_bits();
+  for (unsigned b : {bits, 128u, 192u}) {
+    ref::set_precision_bits(b);
+    for (double theta : {10000.0, 500000.0, 1e6})
+      for (std::size_t dim : {16u, 56u, 128u})
+        for (const hp& u : {hp(std::ldexp(1.0, -24)), hp(std::ldexp(1.0, -53)), hp(std::ldexp(1.0, -11)),
+                            hp(std::ldexp(1.0, -8))})
+          for (std::size_t k = 0; k < dim / 2; k += 7) {
+            const hp fresh = speed_error_uncached(theta, k, dim, u);
+            EXPECT_EQ(speed_error(theta, k, dim, u), fresh) << theta << " " << dim << " " << k << " bits " << b;
+            EXPECT_EQ(speed_error(theta, k, dim, u), fresh) << "remembered: " << theta << " " << dim << " " << k;
+          }
+    // the same u as a double, another as an hp: not confused
+    const hp u1 = hp(std::ldexp(1.0, -24)), u2 = u1 * (1 + hp(std::ldexp(1.0, -100)));
+    ASSERT_NE(u1, u2);
+    EXPECT_EQ(speed_error(10000.0, 5, 64, u1), speed_error_uncached(10000.0, 5, 64, u1));
+    EXPECT_EQ(speed_error(10000.0, 5, 64, u2), speed_error_uncached(10000.0, 5, 64, u2));
+  }
+  ref::set_precision_bits(bits);
+}
+
+// angle_position_error is remembered too: the same value as computed afresh.
+TEST(RopeModel, RememberedAnglePositionErrorEqualsTheComputedOne) {
+  for (const hp& u : {hp(std::ldexp(1.0, -24)), hp(std::ldexp(1.0, -8)), hp(std::ldexp(1.0, -53))})
+    for (std::size_t n : {1u, 2u, 17u, 63u}) {
+      const hp e = pow(1 + u, hp(double(n))) - 1, want = e / (1 - e);
+      EXPECT_EQ(angle_position_error(n, u), want) << n;
+      EXPECT_EQ(angle_position_error(n, u), want) << "remembered: " << n;
+    }
+}

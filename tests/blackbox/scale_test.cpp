@@ -12,6 +12,7 @@
 #include <fstream>
 #include <map>
 #include <regex>
+#include <sched.h>
 #include <string>
 
 namespace {
@@ -53,12 +54,17 @@ std::string without_measurements(std::string s) {
   return s;
 }
 
+/// The library of a case: builtin:NAME or mutant:NAME.
+std::string library_of(const ShardCase& c) {
+  const std::string p = c.plugin;
+  return p.rfind("builtin:", 0) == 0 ? builtin(p.substr(8)) : mutant(p.substr(7));
+}
+
 class CheckShards : public ::testing::TestWithParam<ShardCase> {};
 
 TEST_P(CheckShards, MergedShardsEqualTheSingleRun) {
   const ShardCase c = GetParam();
-  const std::string p = c.plugin;
-  const std::string lib = p.rfind("builtin:", 0) == 0 ? builtin(p.substr(8)) : mutant(p.substr(7));
+  const std::string lib = library_of(c);
   const std::string base = out_dir(std::string("shards-") + c.name);
   const std::string opts = "check --impl " + lib + " --cases 8 --seed 5";
   auto single = run_posverify_in(unsharded, opts + " --out " + base + "/single");
@@ -99,6 +105,88 @@ INSTANTIATE_TEST_SUITE_P(
                       ShardCase{"PairsSwapped", "mutant:rope_pairs_swapped", "rope_pairs_swapped", 1}),
     [](const auto& info) { return std::string(info.param.name); });
 
+// --jobs N: the run split into N shards run side by side by workers and
+// joined as merge joins them (cli/check_jobs.h): the single run's report,
+// console lines and exit code; the whole run's files (JUnit, the saved
+// baseline) and its baseline comparison are the parent's; the workers'
+// folder is removed.
+class CheckJobs : public ::testing::TestWithParam<ShardCase> {};
+
+/// The console lines but the first ("checking ...", which names the workers)
+/// and the last ("wrote ...": the folder, the time and the counts).
+std::string law_lines(const std::string& out) {
+  const auto a = out.find('\n'), b = out.rfind("\nwrote ");
+  return a == std::string::npos || b == std::string::npos || b < a ? out : out.substr(a, b - a);
+}
+
+TEST_P(CheckJobs, WorkersGiveTheSingleRunsReport) {
+  const ShardCase c = GetParam();
+  const std::string lib = library_of(c);
+  const std::string base = out_dir(std::string("jobs-") + c.name);
+  const std::string opts = "check --impl " + lib + " --cases 8 --seed 5";
+  auto single = run_posverify_in(unsharded, opts + " --jobs 1 --out " + base + "/single");
+  ASSERT_EQ(single.code, c.code) << single.out;
+  EXPECT_EQ(single.out.find(" workers"), std::string::npos) << "one process: " << single.out;
+  const std::string want_json = slurp(base + "/single/" + c.file + ".json");
+  ASSERT_FALSE(want_json.empty());
+  ASSERT_EQ(std::system(("mkdir -p " + base + "/tmp").c_str()), 0);
+  auto jobs = run_posverify_in(unsharded + "TMPDIR=" + base + "/tmp ",
+                               opts + " --jobs 3 --out " + base + "/jobs --junit " + base + "/junit.xml --save-baseline " +
+                                   base + "/saved.json");
+  EXPECT_EQ(jobs.code, c.code) << jobs.out;
+  EXPECT_NE(jobs.out.find(", 3 workers\n"), std::string::npos) << jobs.out;
+  EXPECT_EQ(law_lines(jobs.out), law_lines(single.out));
+  const std::string got_json = slurp(base + "/jobs/" + c.file + ".json");
+  EXPECT_EQ(without_measurements(got_json), without_measurements(want_json));
+  EXPECT_EQ(without_measurements(slurp(base + "/jobs/" + c.file + ".md")),
+            without_measurements(slurp(base + "/single/" + c.file + ".md")));
+  EXPECT_EQ(slurp(base + "/saved.json"), got_json) << "the saved baseline is the whole run's report";
+  EXPECT_NE(slurp(base + "/junit.xml").find("<testsuite"), std::string::npos);
+  EXPECT_EQ(slurp(base + "/jobs/" + c.file + ".html").empty(), false);
+  auto left = run_posverify_in("", "--version; ls -A " + base + "/tmp | wc -l");
+  EXPECT_NE(left.out.find("\n0\n"), std::string::npos) << "the workers' folder is removed: " << left.out;
+  // the default for a shared library: every core, at most one worker per unit
+  auto dflt = run_posverify_in(unsharded + "unset POSVERIFY_JOBS; ", opts + " --out " + base + "/default");
+  EXPECT_EQ(dflt.code, c.code) << dflt.out;
+  cpu_set_t cores;
+  CPU_ZERO(&cores);
+  ASSERT_EQ(::sched_getaffinity(0, sizeof cores, &cores), 0);
+  EXPECT_EQ(dflt.out.find(" workers\n") != std::string::npos, CPU_COUNT(&cores) > 1) << dflt.out;
+  EXPECT_EQ(without_measurements(slurp(base + "/default/" + c.file + ".json")), without_measurements(want_json));
+  // the default from the environment, and a baseline compared by the whole run
+  auto env = run_posverify_in(unsharded + "POSVERIFY_JOBS=2 ", opts + " --out " + base + "/env --baseline " + base +
+                                                                   "/single/" + c.file + ".json");
+  EXPECT_EQ(env.code, c.code) << env.out;
+  EXPECT_NE(env.out.find(", 2 workers\n"), std::string::npos) << env.out;
+  EXPECT_EQ(env.out.find("REGRESSION"), std::string::npos) << env.out;
+  EXPECT_EQ(without_measurements(slurp(base + "/env/" + c.file + ".json")), without_measurements(want_json));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Plugins, CheckJobs,
+    ::testing::Values(ShardCase{"PlainFloat", "builtin:plain_float", "builtin-plain-float", 0},
+                      ShardCase{"PairsSwapped", "mutant:rope_pairs_swapped", "rope_pairs_swapped", 1},
+                      // declares float16: the report's options.accuracy is the class the workers ran
+                      // under ("dtype" in the parent's report before: it never resolved it)
+                      ShardCase{"DeclaredAccuracy", "mutant:panel_attn_scale_by_dv", "panel_attn_scale_by_dv", 1}),
+    [](const auto& info) { return std::string(info.param.name); });
+
+TEST(CheckJobsUsage, BadValuesExit2NamingThem) {
+  const std::string lib = builtin("plain_double");
+  for (const char* v : {"0", "x", "257", "2.5"}) {
+    auto r = run_posverify_in(unsharded, "check --impl " + lib + " --cases 2 --out " + out_dir("jobs-bad") + " --jobs " + v);
+    EXPECT_EQ(r.code, 2) << v << ": " << r.out;
+    EXPECT_NE(r.out.find(std::string("--jobs: ")), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(v), std::string::npos) << r.out;
+  }
+  auto r = run_posverify_in(unsharded + "POSVERIFY_JOBS=many ", "check --impl " + lib + " --cases 2 --out " + out_dir("jobs-bad"));
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("POSVERIFY_JOBS: expected a whole number, got 'many'"), std::string::npos) << r.out;
+  // auto: the cores posverify may run on, at most one worker per unit
+  r = run_posverify_in(unsharded, "check --impl " + lib + " --cases 2 --out " + out_dir("jobs-auto") + " --jobs auto");
+  EXPECT_EQ(r.code, 0) << r.out;
+}
+
 TEST(CheckShardUsage, BadShardValuesExit2NamingThem) {
   const std::string lib = builtin("plain_float");
   for (const char* v : {"3/2", "0/0", "x/2", "0/3", "1/", "2"}) {
@@ -115,6 +203,42 @@ TEST(CheckShardUsage, BadShardValuesExit2NamingThem) {
   r = run_posverify_in(unsharded, "check --impl " + lib + " --shard 1/2 --save-baseline /tmp/x.json");
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_NE(r.out.find("--save-baseline"), std::string::npos) << r.out;
+}
+
+// --law rope asks for the flux.* laws too (their ids before a rename began
+// with rope.flux., laws/aliases.h): the shards of such a run hold them, and
+// merge took them for laws the run never asked for ("the report contradicts
+// itself", exit 2). --jobs met it first: its workers are such shards.
+TEST(CheckShardMerge, KeepsTheLawsARetiredPrefixAsksFor) {
+  const std::string lib = builtin("plain_float");
+  const std::string base = out_dir("shards-retired-prefix");
+  const std::string opts = "check --impl " + lib + " --cases 4 --law rope --rope-config adjacent:10000:8,12,12";
+  auto single = run_posverify_in(unsharded, opts + " --jobs 1 --out " + base + "/single");
+  ASSERT_EQ(single.code, 0) << single.out;
+  const std::string want = slurp(base + "/single/builtin-plain-float.json");
+  ASSERT_NE(want.find("\"flux.text_identity["), std::string::npos) << "--law rope runs the flux.* laws";
+  std::string shards;
+  for (int k = 1; k <= 2; ++k) {
+    auto r = run_posverify_in(unsharded, opts + " --shard " + std::to_string(k) + "/2 --out " + base + "/s" + std::to_string(k));
+    ASSERT_EQ(r.code, 0) << r.out;
+    shards += " " + base + "/s" + std::to_string(k) + "/builtin-plain-float.json";
+  }
+  auto m = run_posverify("merge " + base + "/merged" + shards);
+  EXPECT_EQ(m.code, 0) << m.out;
+  EXPECT_EQ(without_measurements(slurp(base + "/merged/builtin-plain-float.json")), without_measurements(want));
+  // a law no prefix asks for is still refused
+  std::string bad = slurp(base + "/s1/builtin-plain-float.json");
+  const auto at = bad.find("\"law\": \"rope\"");
+  ASSERT_NE(at, std::string::npos) << bad.substr(0, 400);
+  bad.replace(at, 14, "\"law\": \"rope.r\"");
+  ASSERT_EQ(std::system(("mkdir -p " + base + "/bad").c_str()), 0);
+  std::FILE* f = std::fopen((base + "/bad/s1.json").c_str(), "w");
+  ASSERT_NE(f, nullptr);
+  std::fputs(bad.c_str(), f);
+  std::fclose(f);
+  m = run_posverify("merge " + base + "/bad/m " + base + "/bad/s1.json");
+  EXPECT_EQ(m.code, 2) << m.out;
+  EXPECT_NE(m.out.find("not a law of options.law \"rope.r\""), std::string::npos) << m.out;
 }
 
 TEST(CheckShardMerge, RefusesShardsThatAreNotOneRun) {
