@@ -25,6 +25,11 @@ namespace pv::sandbox {
 
 enum class op : std::uint8_t { attention, rope, sinusoid, attend };
 
+/// Every RoPE configuration capability (pv_rope_capability, impl.h): what a
+/// plugin or server may declare, and what a plugin of ABI versions 3-5, which
+/// declared nothing, is taken to take.
+inline constexpr std::uint32_t kEveryRopeCapability = PV_ROPE_PARTIAL | PV_ROPE_MROPE | PV_ROPE_SCALED;
+
 /// The text of a row's `configuration` (operation.h).
 namespace row_text {
 
@@ -188,8 +193,9 @@ inline const std::vector<operation>& operations() {
                    (cfg->scaling.kind ? std::uint32_t(PV_ROPE_SCALED) : 0u);
           },
           .declares = [](const pv_impl& f) {
-            constexpr std::uint32_t every = PV_ROPE_PARTIAL | PV_ROPE_MROPE | PV_ROPE_SCALED;
-            return f.abi_version >= 6 ? f.rope_caps & every : f.abi_version >= 3 ? every : 0u;
+            return f.abi_version >= 6   ? f.rope_caps & kEveryRopeCapability
+                   : f.abi_version >= 3 ? kEveryRopeCapability
+                                        : 0u;
           },
       },
       {

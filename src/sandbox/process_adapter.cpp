@@ -347,10 +347,9 @@ std::string read_hello(const std::string& p, hello_answer& h) {
     return "its HELLO answer (protocol version " + std::to_string(h.version) + ") is malformed: " +
            std::to_string(p.size()) + " bytes" + (caps ? ", too few for the accuracy and rope_caps" : "");
   h.accuracy = p.substr(13 + nl, al);
-  constexpr std::uint32_t every = PV_ROPE_PARTIAL | PV_ROPE_MROPE | PV_ROPE_SCALED;
   if (caps) {
     std::memcpy(&h.rope_caps, p.data() + 13 + nl + al, 4);
-    h.rope_caps &= every;
+    h.rope_caps &= kEveryRopeCapability;
   } else {
     h.rope_caps = PV_ROPE_PARTIAL;  // version 1 carries no other configuration of ABI version 3
   }
