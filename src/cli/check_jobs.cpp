@@ -137,6 +137,10 @@ jobs_output run_in_jobs(const blackbox::check_run& cx, const std::vector<std::st
         char b[256];
         const ssize_t got = ::read(tick[0], b, sizeof b);
         for (ssize_t i = 0; i < got; ++i) step();
+        if (got == 0) {  // every write end closed: only the reaping is left
+          ::close(tick[0]);
+          tick[0] = -1;
+        }
       }
     }
     for (std::size_t k = 0; k < pids.size(); ++k)
@@ -163,7 +167,11 @@ jobs_output run_in_jobs(const blackbox::check_run& cx, const std::vector<std::st
     std::cerr << err;
     add_counts(read_or_empty(base + ".out"), out.children, out.calls);
     const std::string file = base + "/" + report_name + ".json";
-    reports.emplace_back(file, read_regular_file(file, max_report_bytes));
+    try {
+      reports.emplace_back(file, read_regular_file(file, max_report_bytes));
+    } catch (const std::runtime_error& e) {  // it ended as a run ends, without its report
+      throw job_error("posverify: worker " + std::to_string(k + 1) + " of " + n + " wrote no report: " + e.what(), 2);
+    }
   }
   try {
     const reports::merged_run m = reports::merge_reports(reports);
