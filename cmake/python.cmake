@@ -40,14 +40,19 @@ if(POSVERIFY_BUILD_TESTS)
     # protocol version 2 (docs/protocol.md): Llama 3.1's scaling reaches the
     # example that declares it and catches its sibling that ignores it; the
     # RoPE configurations a server is sent (rope_caps), a version-1 server,
-    # M-RoPE, int64 positions, and the server's negotiation and decoding
+    # M-RoPE, int64 positions, and the server's negotiation and decoding;
+    # dynamic NTK with the length read from the positions, declared or not,
+    # and its sibling whose cache never resets
     foreach(case llama_rope_llama3:test_llama_rope_llama3
                  llama_rope_ignores_scaling:test_llama_rope_ignores_scaling
                  protocol_undeclared:test_protocol_undeclared_scaling_is_unsupported_and_never_sent
                  protocol_declared:test_protocol_declared_mrope_and_scaling_reach_the_kernel
                  protocol_version1:test_protocol_version1_server_behaves_as_before
                  protocol_int64_positions:test_protocol_int64_positions
-                 protocol_server:test_protocol_server_negotiates_and_decodes_by_version)
+                 protocol_server:test_protocol_server_negotiates_and_decodes_by_version
+                 llama_rope_dynamic:test_llama_rope_dynamic
+                 llama_rope_dynamic_undeclared:test_llama_rope_dynamic_undeclared
+                 llama_rope_dynamic_never_resets:test_llama_rope_dynamic_never_resets)
       pv_python_pytest_case("${case}" ${_pv_py_tests})
     endforeach()
     foreach(case adapter)

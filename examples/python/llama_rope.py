@@ -15,9 +15,14 @@ It rotates the first R = sum(axes_dim) components and passes the rest through
 (partial rotary, as transformers does for ``partial_rotary_factor``), and
 scales the inverse frequencies as transformers' rope utilities
 (``modeling_rope_utils.py``: the default, linear, dynamic and llama3
-parameters) do for ``rope_type`` "linear", "dynamic" (NTK-aware with a fixed
-or a given length) and "llama3"; it declares both (``rope_caps``) so that
-posverify sends it those configurations. YaRN is declined.
+parameters) do for ``rope_type`` "linear", "dynamic" and "llama3"; it declares
+both (``rope_caps``) so that posverify sends it those configurations. YaRN is
+declined. Dynamic NTK runs as transformers' ``dynamic_rope_update`` runs it:
+the length is 1 + the largest position id of the call, never
+``scaling.length``; the table is rebuilt when that length passes the longest
+one cached and restored when a call shorter than L0 follows a longer one. So it
+declares "length_from_positions", and posverify sends each dynamic-NTK call a
+row at the configured length's last position.
 
 The wrong siblings below are the classic mistakes; each must be caught.
 """
@@ -51,19 +56,42 @@ def llama3_inv_freq(inv_freq, s):
 
 class LlamaRope(posverify.Kernel):
     name = "llama-rope"
-    rope_caps = ("partial", "scaled")
+    rope_caps = ("partial", "scaled", "length_from_positions")
+
+    def __init__(self):
+        super().__init__()
+        self.dynamic = None  # dynamic NTK's cache: (configuration key, longest length, inverse frequencies)
+
+    def dynamic_inv_freq(self, cfg, length):
+        """Dynamic NTK's table for a call of `length` positions, through the
+        cache (after transformers' dynamic_rope_update, paraphrased): grown
+        when the length passes the longest cached, reset to the original
+        table when a shorter call than L0 follows a longer one."""
+        r, s = sum(cfg.axes_dim), cfg.scaling
+        key = (cfg.theta, r, s.factor, s.original_length)
+        if self.dynamic is None or self.dynamic[0] != key:
+            self.dynamic = (key, s.original_length, self.ladder(cfg.theta, r))
+        _, cached, table = self.dynamic
+        if length > cached:  # growth
+            base = cfg.theta * (s.factor * length / s.original_length - (s.factor - 1)) ** (r / (r - 2))
+            cached, table = length, self.ladder(base, r)
+        if self.resets and length < s.original_length and cached > s.original_length:  # reset
+            cached, table = s.original_length, self.ladder(cfg.theta, r)
+        self.dynamic = (key, cached, table)
+        return table
+
+    resets = True
 
     def ladder(self, theta, dim):
         """The plain inverse frequencies theta^(-2k/dim), in float32."""
         return 1.0 / (theta ** (torch.arange(0, dim, 2, dtype=torch.int64).float() / dim))
 
-    def inv_freq(self, cfg):
+    def inv_freq(self, cfg, length):
         r, s, theta = sum(cfg.axes_dim), cfg.scaling, cfg.theta
         if s.kind == "ntk":  # the base grows (computed in double, as a Python float)
             theta = theta * s.factor ** (r / (r - 2))
-        elif s.kind == "dynamic_ntk":  # the same with the factor of the current length, from L0 on
-            length = max(s.length, s.original_length)
-            theta = theta * (s.factor * length / s.original_length - (s.factor - 1)) ** (r / (r - 2))
+        elif s.kind == "dynamic_ntk":  # the same with the factor of the call's length, from L0 on
+            return self.dynamic_inv_freq(cfg, length)
         elif s.kind not in ("none", "linear", "llama3"):
             raise NotImplementedError("RoPE scaling %r" % s.kind)
         inv_freq = self.ladder(theta, r)
@@ -86,7 +114,8 @@ class LlamaRope(posverify.Kernel):
             raise NotImplementedError("float64: the tables are float32")
         r = sum(cfg.axes_dim)
         x_rot, x_pass = x[:, :r], x[:, r:]
-        freqs = torch.outer(self.positions(pos), self.inv_freq(cfg).to(x.device))
+        length = int(pos[:, 0].max().item()) + 1  # the sequence's length, from its position ids
+        freqs = torch.outer(self.positions(pos), self.inv_freq(cfg, length).to(x.device))
         emb = torch.cat((freqs, freqs), dim=-1)
         cos, sin = emb.cos().to(x.dtype), emb.sin().to(x.dtype)
         return torch.cat((x_rot * cos + self.rotate(x_rot) * sin, x_pass), dim=-1)
@@ -107,7 +136,7 @@ class LlamaRopeIgnoresScaling(LlamaRope):
 
     name = "llama-rope-ignores-scaling"
 
-    def inv_freq(self, cfg):
+    def inv_freq(self, cfg, length):
         return self.ladder(cfg.theta, sum(cfg.axes_dim))
 
 
@@ -127,3 +156,13 @@ class LlamaRopePositionsBf16(LlamaRope):
 
     def positions(self, pos):
         return pos[:, 0].to(torch.bfloat16).float()
+
+
+class LlamaRopeDynamicNeverResets(LlamaRope):
+    """Wrong: dynamic NTK's cache only grows (transformers' dynamic rotary
+    embedding before the reset was added): after one long call, a sequence
+    shorter than L0 still turns by the long one's base, so its output depends
+    on what ran before."""
+
+    name = "llama-rope-dynamic-never-resets"
+    resets = False

@@ -48,7 +48,15 @@ typedef enum pv_pairing { PV_PAIRS_ADJACENT = 0, PV_PAIRS_HALVES = 1 } pv_pairin
 enum pv_rope_capability {
   PV_ROPE_PARTIAL = 1, /* axes_dim summing to R < head_dim: the rest passes through */
   PV_ROPE_MROPE = 2,   /* mrope = 1 */
-  PV_ROPE_SCALED = 4   /* scaling.kind != PV_SCALE_NONE (every kind) */
+  PV_ROPE_SCALED = 4,  /* scaling.kind != PV_SCALE_NONE (every kind) */
+  /* Not a configuration but how dynamic NTK is computed: the kernel takes the
+   * sequence length L from the call's positions (1 + the largest, as Hugging
+   * Face's dynamic update does, whether or not it caches the longest length
+   * seen), not from scaling.length. posverify then sends a dynamic-NTK call
+   * positions below L only, plus one row at position L - 1 whose output it
+   * does not read, so that the call stands for the configuration's L
+   * (docs/rope-configs.md, "The sequence length of dynamic NTK"). */
+  PV_ROPE_LENGTH_FROM_POSITIONS = 8
 };
 /* version 3: how the speeds of the ladder are scaled for long context
  * (formulas and sources: docs/rope-configs.md). w_k = theta^(-2k/R) is the

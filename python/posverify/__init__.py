@@ -27,8 +27,10 @@ __all__ = ["Kernel", "RopeConfig", "RopeScaling", "ROPE_CAPS", "PROTOCOL_VERSION
 PROTOCOL_VERSION = 2
 
 #: the RoPE configurations a kernel may declare in ``rope_caps`` and their
-#: bits (PV_ROPE_* of posverify/impl.h)
-ROPE_CAPS = {"partial": 1, "mrope": 2, "scaled": 4}
+#: bits (PV_ROPE_* of posverify/impl.h); "length_from_positions": dynamic NTK
+#: takes L from the call's positions (1 + the largest), not from
+#: ``scaling.length`` (docs/rope-configs.md, "The sequence length of dynamic NTK")
+ROPE_CAPS = {"partial": 1, "mrope": 2, "scaled": 4, "length_from_positions": 8}
 
 
 @dataclass(frozen=True)

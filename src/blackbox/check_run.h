@@ -7,8 +7,10 @@
 #include "blackbox/calls.h"
 #include "blackbox/rope_model.h"
 #include "core/shard.h"
+#include "sandbox/length_model.h"
 #include "numerics/scalar.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -73,6 +75,17 @@ struct check_run {
 inline std::vector<rope_cfg> rope_configs_of(const check_run& cx) {
   return !cx.rope_configs.empty() ? cx.rope_configs : cx.scaled_defaults ? mutation_rope_configs() : rope_configs();
 }
+
+/// The largest position a law of configuration rc draws: --max-position,
+/// and below the call's sequence length when the kernel reads dynamic NTK's
+/// length from the positions (sandbox/length_model.h: every call then carries
+/// a row at sequence_length - 1, and no position may pass it).
+inline long position_limit(const check_run& cx, const pv_rope_config& c) {
+  double P = cx.max_position;
+  if (sandbox::length_from_positions(cx.lib, c)) P = std::min(P, std::floor(sandbox::sequence_length(c) - 1));
+  return std::max(1L, long(P));
+}
+inline long position_limit(const check_run& cx, const rope_cfg& rc) { return position_limit(cx, rc.c); }
 
 /// The unit roundoff the laws use for dtype T: T's own, or that of a coarser
 /// declared accuracy class (a kernel whose interface is wider than its arithmetic).

@@ -356,7 +356,7 @@ json diagnose_rope(const check_run& cx, const rope_cfg& rc) {
   // --max-position on the last axis, the angle error of each pair in units of
   // u |m w|, against the model's allowance eps_w(k)/u + 1 (+ e_rot / (u |m w|)).
   if (findings.empty()) {
-    const double P = std::max(1.0, cx.max_position);
+    const double P = double(position_limit(cx, rc));
     const auto L = reference_layout(rc.c);
     for (pv_dtype tt : {PV_F32, PV_F64}) {
       auto p = zero;

@@ -6,7 +6,10 @@
 // dynamic NTK base of another length).
 #include "blackbox/diagnose.h"
 
+#include "sandbox/length_model.h"
+
 #include <cmath>
+#include <optional>
 #include <sstream>
 
 namespace pv::blackbox {
@@ -28,6 +31,55 @@ const char* kind_name(int k) {
     case PV_SCALE_LLAMA3: return "the llama3 rule";
     default: return "no scaling";
   }
+}
+
+/// The angle by which component c of a probe turns (A: row j = R e_j).
+double turned_by(const std::vector<std::vector<double>>& A, std::size_t c) {
+  double off = 0;
+  for (std::size_t k = 0; k < A[c].size(); ++k)
+    if (k != c) off += A[c][k] * A[c][k];
+  return std::atan2(std::sqrt(off), A[c][c]);
+}
+
+/// The length a dynamic-NTK base theta' stands for (the inverse of
+/// theta' = theta (S L / L0 - (S - 1))^(R/(R-2))).
+double length_of_base(double theta_seen, const pv_rope_config& c, std::size_t R) {
+  const double b = std::pow(theta_seen / c.theta, double(R - 2) / double(R)), S = c.scaling.factor;
+  return (b + S - 1) * c.scaling.original_length / S;
+}
+
+/// Dynamic NTK whose speeds agree with the configuration's at position 1 (a
+/// length off by a little moves them by 1e-4 or less): the base the kernel
+/// turns by, fitted from one probe at the run's largest position P, where a
+/// relative change D of theta' moves the angle of pair k by -P w_k (2k/R) D.
+/// The least-squares D over the pairs; nullopt when the probe fails or the
+/// angles do not follow one base (a residual above a tenth of the largest
+/// deviation).
+std::optional<double> fitted_base(const check_run& cx, const rope_cfg& rc, pv_dtype t) {
+  const double P = double(position_limit(cx, rc));
+  const std::size_t D = std::size_t(rc.c.head_dim), R = rotary_dim(rc.c);
+  auto res = run_batch(cx.lib, {rope_probe(rc, t, {P})}, cx.ro);
+  if (res[0].st != status::ok) return std::nullopt;
+  const auto M = probe_rows(res[0], t, D);
+  const auto L = reference_layout(rc.c);
+  const hp two_pi = 2 * pi<hp>();
+  std::vector<double> dev, sens;
+  std::size_t k = 0;
+  for (const auto& pp : L.pairs) {
+    const hp mw = hp(P) * pp.speed;
+    hp delta = convert<hp>(std::atan2(M[pp.a][pp.b], M[pp.a][pp.a])) - (mw - two_pi * floor(mw / two_pi));
+    delta -= two_pi * floor(delta / two_pi + hp(0.5));  // into [-pi, pi)
+    dev.push_back(convert<double>(delta));
+    sens.push_back(-convert<double>(mw) * 2.0 * double(k++) / double(R));
+  }
+  double num = 0, den = 0, worst = 0;
+  for (std::size_t i = 0; i < dev.size(); ++i) num += sens[i] * dev[i], den += sens[i] * sens[i], worst = std::max(worst, std::abs(dev[i]));
+  if (den == 0 || worst == 0) return std::nullopt;
+  const double d = num / den;
+  double resid = 0;
+  for (std::size_t i = 0; i < dev.size(); ++i) resid = std::max(resid, std::abs(dev[i] - sens[i] * d));
+  if (resid > 0.1 * worst) return std::nullopt;
+  return convert<double>(effective_theta(scaling_of(rc.c), rc.c.theta, R)) * std::exp(d);
 }
 
 /// Largest relative difference of two speed lists (infinite when the sizes differ).
@@ -104,10 +156,45 @@ json diagnose_scaled_rope(const check_run& cx, const rope_cfg& rc) {
   lin.factor = S;
   const double tol = 1e4 * thr;
   std::string speed_note;
+  const bool dynamic = rc.c.scaling.kind == PV_SCALE_DYNAMIC_NTK, from_positions = sandbox::length_from_positions(cx.lib, rc.c);
+  // the length a dynamic-NTK call stands for (sandbox/length_model.h)
+  const double L_asked = from_positions ? sandbox::sequence_length(rc.c) : s.length;
+  const std::string L_why = from_positions ? " (it declares that it reads the length from the positions: each call's "
+                                             "largest position is " + num(L_asked - 1, 10) + ")"
+                                           : "";
+  // dynamic NTK at a length read from the positions, undeclared: the probe
+  // (every row at position 1) is a sequence of 2, whose base is theta; the same
+  // probe with one more row at the configuration's last position turns by the
+  // configuration's base (read from pair 1, the fastest pair that turns)
+  auto reads_length = [&]() -> std::string {
+    if (!dynamic || from_positions || !(s.length > s.original_length) || Rk != R || Rk < 4) return "";
+    auto ar = run_batch(cx.lib, {sandbox::with_anchor(rope_probe(rc, t, one))}, cx.ro);
+    if (ar[0].st != status::ok) return "";
+    sandbox::drop_anchor(rope_probe(rc, t, one), ar[0]);
+    const double w1 = turned_by(probe_rows(ar[0], t, D), off0 + (halves ? 1 : 2));
+    if (!(w1 > 0)) return "";
+    const double L_seen = length_of_base(std::pow(w1, -double(Rk) / 2), rc.c, Rk);
+    if (std::abs(L_seen - s.length) > 0.01 * (s.length - s.original_length)) return "";
+    j.set("advice", json::string("length_from_positions"));
+    return "it reads dynamic NTK's length from the call's positions (1 + the largest, as Hugging Face's dynamic "
+           "update does), not from scaling.length: a probe at position 1 turns by the plain speeds, the same probe "
+           "with one more row at position " + num(sandbox::sequence_length(rc.c) - 1, 10) +
+           " by the configuration's";
+  };
   if (rel_diff(seen, speeds(s, rc.c.theta)) < tol) {
     speed_note = "its speeds are those of the configuration";
+    // a length off by a little: fitted from the angles at the largest position
+    if (dynamic && Rk == R)
+      if (const auto th = fitted_base(cx, rc, t)) {
+        const double L_seen = length_of_base(*th, rc.c, R);
+        if (std::abs(L_seen - std::max(L_asked, s.original_length)) >= 0.5 && L_seen > s.original_length)
+          speed_note = "it computes dynamic NTK's base for length " + num(L_seen, 7) + " (theta' = " + num(*th, 7) +
+                       ", fitted from the angles at position " + num(double(position_limit(cx, rc)), 10) +
+                       "), the configuration's length is " + num(L_asked, 10) + L_why;
+      }
   } else if (rc.c.scaling.kind != PV_SCALE_NONE && rel_diff(seen, speeds(none, rc.c.theta)) < tol) {
     speed_note = std::string("it ignores ") + kind_name(rc.c.scaling.kind) + ": plain speeds theta^(-2k/R)";
+    if (const std::string n = reads_length(); !n.empty()) speed_note = n;
   } else if (rc.c.scaling.kind != PV_SCALE_NONE && rc.c.scaling.kind != PV_SCALE_LINEAR &&
              rel_diff(seen, speeds(lin, rc.c.theta)) < tol) {
     speed_note = rc.c.scaling.kind == PV_SCALE_LLAMA3
@@ -121,11 +208,11 @@ json diagnose_scaled_rope(const check_run& cx, const rope_cfg& rc) {
     const double theta_seen = std::pow(seen[1], -double(Rk) / 2);
     speed_note = "its speeds match no known rule: pair 1 turns at " + num(seen[1], 10) + " (base " + num(theta_seen) +
                  "), the configuration's at " + num(speeds(s, rc.c.theta)[1], 10);
-    if (rc.c.scaling.kind == PV_SCALE_DYNAMIC_NTK && theta_seen > rc.c.theta) {
-      const double b = std::pow(theta_seen / rc.c.theta, double(Rk - 2) / double(Rk));
-      const double L = (b + S - 1) * s.original_length / S;
-      speed_note = "it computes dynamic NTK's base for length " + num(L) + " (theta' = " + num(theta_seen) +
-                   "), the configuration's length is " + num(s.length);
+    if (const std::string n = dynamic && theta_seen < 1.01 * rc.c.theta ? reads_length() : ""; !n.empty()) {
+      speed_note = n;  // plain speeds but for float noise (slow pairs below the probe's threshold)
+    } else if (rc.c.scaling.kind == PV_SCALE_DYNAMIC_NTK && theta_seen > rc.c.theta) {
+      speed_note = "it computes dynamic NTK's base for length " + num(length_of_base(theta_seen, rc.c, Rk)) +
+                   " (theta' = " + num(theta_seen) + "), the configuration's length is " + num(L_asked) + L_why;
     } else if (rc.c.scaling.kind == PV_SCALE_YARN || rc.c.scaling.kind == PV_SCALE_LLAMA3) {
       // a ramp the other way round: slow pairs kept, fast ones divided
       if (std::abs(seen.front() - 1.0 / S) < tol && std::abs(seen.back() / speeds(none, rc.c.theta).back() - 1) < tol)

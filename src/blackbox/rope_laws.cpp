@@ -28,8 +28,6 @@
 namespace pv::blackbox {
 namespace {
 
-long max_pos(const check_run& cx) { return std::max(1L, long(cx.max_position)); }
-
 /// One coordinate: 30 % small (0..64), 20 % structured (structured_position),
 /// else anywhere in [0, P].
 double coord(rng& g, long P) {
@@ -186,7 +184,7 @@ law_result law_composition(const check_run& cx, const rope_cfg& rc, const kernel
   if (!Lr.selected()) return Lr.finish();
   const auto L = reference_layout(rc.c);
   const std::size_t na = std::size_t(rc.c.n_axes), d = std::size_t(rc.c.head_dim);
-  const long P = max_pos(cx);
+  const long P = position_limit(cx, rc);
   auto ks = Lr.case_indices();
   std::vector<matrix<T>> xs;
   std::vector<std::vector<double>> pa, pb, pab;
@@ -260,7 +258,7 @@ law_result law_attention_translation(const check_run& cx, const rope_cfg& rc, co
   if (!Lr.selected()) return Lr.finish();
   const auto L = reference_layout(rc.c);
   const std::size_t na = std::size_t(rc.c.n_axes), d = std::size_t(rc.c.head_dim);
-  const long P = max_pos(cx);
+  const long P = position_limit(cx, rc);
   auto ks = Lr.case_indices();
   std::vector<matrix<T>> xs, x2s;
   std::vector<std::vector<double>> ps;
@@ -420,7 +418,7 @@ law_result law_rows(const check_run& cx0, const rope_cfg& rc) {
              pv_rope_config_version(&rc.c) == 3 ? scaled_model_rule() : model_rule());
   if (!Lr.selected()) return Lr.finish();
   const std::size_t na = std::size_t(rc.c.n_axes), d = std::size_t(rc.c.head_dim);
-  const long P = max_pos(cx);
+  const long P = position_limit(cx, rc);
   const auto ks = Lr.case_indices();
   auto size_of = [&](std::size_t i) { return law::sizes[std::size_t(ks[i]) % S]; };
   std::vector<matrix<T>> xs;  // the distinct rows and positions of each case
@@ -482,7 +480,7 @@ law_result law_rows(const check_run& cx0, const rope_cfg& rc) {
 template <class T>
 void laws_for(const check_run& cx, const rope_cfg& rc, std::vector<law_result>& out) {
   const std::size_t na = std::size_t(rc.c.n_axes), d = std::size_t(rc.c.head_dim);
-  const long P = max_pos(cx);
+  const long P = position_limit(cx, rc);
   const bool flux = na > 1;
   const kernel_speeds speeds = measure_speeds<T>(cx, rc);  // for the rotation laws
   const bool tempered = rope_tempered(rc);  // YaRN: R(m) is a times a rotation (rope_scaled_laws.h)
@@ -631,6 +629,31 @@ void laws_for(const check_run& cx, const rope_cfg& rc, std::vector<law_result>& 
 }
 
 
+/// Advice is verified before it is given: a diagnosis saying that the kernel
+/// reads dynamic NTK's length from the positions (diagnose_scaled.cpp) is
+/// followed by every law of the configuration run again as if the kernel
+/// declared so (the same seed and cases, every case, nothing printed); the
+/// declaration is advised only when none of them fails.
+std::string recheck_length_from_positions(const check_run& cx, const rope_cfg& rc) {
+  check_run c = cx;
+  c.units = std::make_shared<unit_plan>();  // unsharded, no progress line
+  c.group = -1;
+  c.only_law.clear();
+  c.only_case = -1;
+  c.lib.rope_caps |= PV_ROPE_LENGTH_FROM_POSITIONS;
+  std::vector<law_result> rs;
+  laws_for<float>(c, rc, rs);
+  if (!c.float_only) laws_for<double>(c, rc, rs);
+  rope_scaled_laws(c, rc, rs);
+  for (const auto& r : rs)
+    if (r.verdict == verdict::failed)
+      return "; rechecked every law of " + rc.name + " as if it declared so: " + r.id +
+             " still fails, so no declaration is advised";
+  return "; rechecked every law of " + rc.name + " as if it declared so: none fails. If the kernel is meant to "
+         "compute so, declare PV_ROPE_LENGTH_FROM_POSITIONS in rope_caps (a Python kernel: \"length_from_positions\" "
+         "in Kernel.rope_caps)";
+}
+
 }  // namespace
 
 std::vector<law_result> rope_laws(const check_run& cx, json& sweep, json& diagnosis) {
@@ -659,6 +682,8 @@ std::vector<law_result> rope_laws(const check_run& cx, json& sweep, json& diagno
       }
       if (diagnose) {
         json dg = diagnose_rope(cx, rc);
+        if (const json* a = dg.find("advice"); a && a->as_string() == "length_from_positions")
+          dg.set("message", json::string(dg.find("message")->as_string() + recheck_length_from_positions(cx, rc)));
         diagnosis.push(dg);
         cx.units->diagnosis_units.push_back(gcx.group);
         if (const json* m = dg.find("message"))

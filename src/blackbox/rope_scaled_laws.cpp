@@ -34,7 +34,7 @@ law_result law_pass_through(const check_run& cx, const rope_cfg& rc) {
   std::vector<matrix<T>> xs;
   std::vector<std::vector<double>> ps;
   draw_rope_cases<T>(Lr, ks, {&rc.c}, [&](rng& g, int, matrix<T>& x, std::vector<double>& pos) {
-    draw_rows<T>(g, rc, std::max(1L, long(cx.max_position)), std::size_t(g.range(1, 4)), x, pos);
+    draw_rows<T>(g, rc, position_limit(cx, rc), std::size_t(g.range(1, 4)), x, pos);
   }, xs, ps);
   Lr.run();
   // the input as sent (law_run::run rounds the float32 law's buffers to a 16-bit wire), and
@@ -78,7 +78,7 @@ law_result law_temperature(const check_run& cx, const rope_cfg& rc) {
   std::vector<matrix<T>> xs;
   std::vector<std::vector<double>> ps;
   draw_rope_cases<T>(Lr, ks, {&rc.c}, [&](rng& g, int, matrix<T>& x, std::vector<double>& pos) {
-    draw_rows<T>(g, rc, std::max(1L, long(cx.max_position)), 2, x, pos);
+    draw_rows<T>(g, rc, position_limit(cx, rc), 2, x, pos);
     for (std::size_t ax = 0; ax < na; ++ax) pos[na + ax] = pos[ax];  // k at q's position
   }, xs, ps);
   Lr.run();
@@ -116,11 +116,15 @@ law_result law_length_dependence(const check_run& cx, const rope_cfg& rc) {
   if (!Lr.selected()) return Lr.finish();
   const auto L1 = reference_layout(rc.c), L0 = reference_layout(c0);
   const std::size_t na = std::size_t(rc.c.n_axes);
-  const long P = std::max(1L, long(std::min(cx.max_position, rc.c.scaling.original_length - 1)));
+  // (below both calls' lengths when the kernel reads them from the positions: sandbox/length_model.h)
+  const long P = std::max(1L, std::min({position_limit(cx, c0), position_limit(cx, rc),
+                                        long(std::min(cx.max_position, rc.c.scaling.original_length - 1))}));
   auto ks = Lr.case_indices();
   std::vector<matrix<T>> xs;
   std::vector<std::vector<double>> ps;
-  draw_rope_cases<T>(Lr, ks, {&c0, &rc.c}, [&](rng& g, int, matrix<T>& x, std::vector<double>& pos) {
+  // each case calls at L, then at L0: a kernel whose length outlives its call
+  // (a cache that is not reset) fails the replay of one case too
+  draw_rope_cases<T>(Lr, ks, {&rc.c, &c0}, [&](rng& g, int, matrix<T>& x, std::vector<double>& pos) {
     draw_rows<T>(g, rc, P, 2, x, pos);
   }, xs, ps);
   Lr.run();
@@ -133,7 +137,7 @@ law_result law_length_dependence(const check_run& cx, const rope_cfg& rc) {
                  for (int side = 0; side < 2; ++side) {
                    const auto& L = side ? L1 : L0;
                    const pv_rope_config& cfg = side ? rc.c : c0;
-                   auto y = from_bytes<T>(Lr.results()[2 * i + std::size_t(side)].out, 2, xs[i].cols);
+                   auto y = from_bytes<T>(Lr.results()[2 * i + std::size_t(side ? 0 : 1)].out, 2, xs[i].cols);
                    auto t0 = component_tolerance<T>(L, cfg, ps[i].data(), xs[i].row(0), u);
                    auto t1 = component_tolerance<T>(L, cfg, ps[i].data() + na, xs[i].row(1), u);
                    auto ref = convert_matrix<hp>(xs[i]);
@@ -145,8 +149,25 @@ law_result law_length_dependence(const check_run& cx, const rope_cfg& rc) {
                    if (!Lr.within(ks[i], abs(got - exact[side]), bound,
                                   std::string(side ? "at L" : "at L0") + ": q'.k' = " + ref::to_decimal(got, 20) +
                                       ", reference " + ref::to_decimal(exact[side], 20),
-                                  desc))
+                                  desc)) {
+                     if (side == 0) {  // wrong at L0: is it L's value (L's base kept below L0)?
+                       auto at_L = convert_matrix<hp>(xs[i]);
+                       rope_rotate(L1, ps[i].data(), at_L.row(0));
+                       rope_rotate(L1, ps[i].data() + na, at_L.row(1));
+                       auto t0L = component_tolerance<T>(L1, rc.c, ps[i].data(), xs[i].row(0), u);
+                       auto t1L = component_tolerance<T>(L1, rc.c, ps[i].data() + na, xs[i].row(1), u);
+                       hp gotL, boundL;
+                       dot_within(y, 0, 1, t0L.data(), t1L.data(), gotL, boundL);
+                       if (abs(gotL - dot(at_L.row(0), at_L.row(1), at_L.cols)) <= boundL)
+                         Lr.diagnose("at L0 = " + to_decimal(c0.scaling.length) + " it gives the value of L = " +
+                                     to_decimal(rc.c.scaling.length) + ": it turns by L's base below L0 too" +
+                                     (sandbox::length_from_positions(cx.lib, rc.c)
+                                          ? " (it reads the length from the positions: a cache of the longest "
+                                            "length that a call shorter than L0 does not reset)"
+                                          : ""));
+                     }
                      return false;
+                   }
                  }
                  hp n0 = 0, n1 = 0;
                  for (std::size_t c = 0; c < xs[i].cols; ++c) {

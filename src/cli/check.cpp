@@ -519,8 +519,12 @@ int run(const std::vector<std::string>& args) {
     const json& sw = kv.second;
     const json* b = sw.find("first_position_beyond_max_position_tolerance");
     if (!b || sw.find("status")) continue;
+    // the last position swept: 2^20 + 1, or less for a length read from the positions (rope_sweep.cpp)
+    std::string last = "2^20 + 1";
+    if (const json* rows = sw.find("rows"); rows && !rows->items().empty())
+      if (const std::string p = number_text(*rows->items().back().second.find("position")); p != "1048577") last = p;
     std::cout << "  sweep " << sw.find("config")->as_string() << "/" << sw.find("dtype")->as_string() << ": "
-              << (b->is_null() ? std::string("the error stays within the tolerance accepted at --max-position up to 2^20 + 1")
+              << (b->is_null() ? "the error stays within the tolerance accepted at --max-position up to " + last
                                : "the error passes the tolerance accepted at --max-position from position " + number_text(*b))
               << "\n";
   }

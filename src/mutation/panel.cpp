@@ -46,6 +46,9 @@ json run_panel(blackbox::check_run& cx, const std::vector<std::string>& libs, in
     } catch (const load_error& e) {
       throw;
     }
+    // a member is judged on every configuration it declares: one declaring
+    // scaled speeds on the mutation suite's scaled ones too (rope_model.h)
+    cx.scaled_defaults = (cx.lib.rope_caps & PV_ROPE_SCALED) != 0;
     std::map<std::string, worst> per_law;
     std::vector<std::string> order, failures;
     for (double mp : max_positions)

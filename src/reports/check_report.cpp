@@ -167,7 +167,12 @@ std::string report_md(const check_run& cx, const run_output& o, const json& regr
     std::string c;
     for (unsigned b = 0; b < 3; ++b)
       if (o.lib.rope_caps >> b & 1) c += (c.empty() ? "" : ", ") + std::string(caps[b]);
-    md += " (rope is sent " + (c.empty() ? std::string("plain configurations only") : "plain configurations, " + c) + ")";
+    md += " (rope is sent " + (c.empty() ? std::string("plain configurations only") : "plain configurations, " + c) +
+          (o.lib.rope_caps & PV_ROPE_LENGTH_FROM_POSITIONS
+               ? "; it takes dynamic NTK's length from the call's positions: each such call carries a row at "
+                 "position L - 1 and no position past it"
+               : "") +
+          ")";
   }
   if (o.lib.has(sandbox::op::attend)) {
     static const char* const caps[] = {"causal", "window", "padding", "GQA", "softcap", "sinks", "ALiBi", "LSE"};

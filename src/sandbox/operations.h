@@ -29,6 +29,10 @@ enum class op : std::uint8_t { attention, rope, sinusoid, attend };
 /// plugin or server may declare, and what a plugin of ABI versions 3-5, which
 /// declared nothing, is taken to take.
 inline constexpr std::uint32_t kEveryRopeCapability = PV_ROPE_PARTIAL | PV_ROPE_MROPE | PV_ROPE_SCALED;
+/// What a version-6 plugin or a server may declare in rope_caps: those, and
+/// how it computes dynamic NTK's length (PV_ROPE_LENGTH_FROM_POSITIONS, never
+/// implied: sandbox/length_model.h).
+inline constexpr std::uint32_t kEveryRopeDeclaration = kEveryRopeCapability | PV_ROPE_LENGTH_FROM_POSITIONS;
 
 /// The text of a row's `configuration` (operation.h).
 namespace row_text {
@@ -193,7 +197,7 @@ inline const std::vector<operation>& operations() {
                    (cfg->scaling.kind ? std::uint32_t(PV_ROPE_SCALED) : 0u);
           },
           .declares = [](const pv_impl& f) {
-            return f.abi_version >= 6   ? f.rope_caps & kEveryRopeCapability
+            return f.abi_version >= 6   ? f.rope_caps & kEveryRopeDeclaration
                    : f.abi_version >= 3 ? kEveryRopeCapability
                                         : 0u;
           },

@@ -4,9 +4,11 @@
 #include "sandbox/framing.h"
 #include "sandbox/half_formats.h"
 #include "sandbox/isolation.h"
+#include "sandbox/length_model.h"
 #include "sandbox/operations.h"
 #include "sandbox/process_adapter.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -57,12 +59,8 @@ void check_finite(const call& c, result& r) {
   }
 }
 
-
-
-}  // namespace
-
-std::vector<result> run_batch(const impl_info& lib, const std::vector<call>& calls,
-                              const runner_options& o) {
+/// run_batch for the calls as the library receives them.
+std::vector<result> run_sent(const impl_info& lib, const std::vector<call>& calls, const runner_options& o) {
   std::vector<result> res(calls.size());
   std::size_t next = 0;
   while (next < calls.size()) {
@@ -130,6 +128,23 @@ std::vector<result> run_batch(const impl_info& lib, const std::vector<call>& cal
       if (o.stop_at_fatal) break;
     }
   }
+  return res;
+}
+
+}  // namespace
+
+std::vector<result> run_batch(const impl_info& lib, const std::vector<call>& calls,
+                              const runner_options& o) {
+  // dynamic NTK whose length the kernel reads from the positions: each such
+  // call carries the row that makes its length the configuration's
+  if (std::none_of(calls.begin(), calls.end(), [&](const call& c) { return anchored(lib, c); }))
+    return run_sent(lib, calls, o);
+  std::vector<call> sent;
+  sent.reserve(calls.size());
+  for (const call& c : calls) sent.push_back(anchored(lib, c) ? with_anchor(c) : c);
+  auto res = run_sent(lib, sent, o);
+  for (std::size_t i = 0; i < calls.size(); ++i)
+    if (anchored(lib, calls[i])) drop_anchor(calls[i], res[i]);
   return res;
 }
 

@@ -209,3 +209,64 @@ TEST(CheckScaled, RebuiltVersion1RopeIsSentPlainConfigurationsOnly) {
 }
 
 }  // namespace
+
+namespace {
+
+// Dynamic NTK as Hugging Face runs it takes the length from each call's
+// positions (1 + the largest), with a cache that only grows until a call
+// shorter than L0: judged against scaling.length, such a correct kernel was
+// rejected with the diagnosis "ignores dynamic NTK". It declares its length
+// model (PV_ROPE_LENGTH_FROM_POSITIONS) and is checked as it runs; without the
+// declaration it is rejected, told why, and the advice is rechecked; its
+// wrong sibling (the length one short) is caught and named.
+const char* kDynamic = " --rope-config 'halves:10000:64:dynamic(2,4096,16384)'";
+const char* kDynamicId = "user-halves-64-theta10000-dynamic-2-4096-16384";
+
+std::string panel(const std::string& n) { return plugin_map(POSVERIFY_PANEL_PLUGINS).at(n); }
+
+TEST(CheckLengthModel, AKernelReadingTheLengthFromThePositionsPassesWhenItDeclaresIt) {
+  for (const char* maxpos : {"8192", "131072"}) {  // positions never pass the call's length
+    const std::string dir = out_dir(std::string("length-model-declared-") + maxpos);
+    auto r = run("check --impl " + panel("rope_dynamic_from_positions") + kDynamic + " --max-position " + maxpos +
+                 " --cases 30 --out " + dir);
+    EXPECT_EQ(r.code, 0) << r.out;
+    const std::string id = kDynamicId;
+    auto v = verdicts(pv::json::parse(slurp(dir + "/panel-rope-dynamic-from-positions.json")));
+    for (const std::string law : {"rope.reference", "rope.rows", "rope.composition", "rope.shift_invariance",
+                                  "rope.attention_translation_invariance", "rope.dynamic_ntk.length_dependence"})
+      EXPECT_EQ(v[law + "[" + id + "/float32]"], pv::verdict::passed) << law << " at --max-position " << maxpos;
+    EXPECT_NE(slurp(dir + "/panel-rope-dynamic-from-positions.md")
+                  .find("it takes dynamic NTK's length from the call's positions"),
+              std::string::npos)
+        << "the report states the length model";
+  }
+}
+
+TEST(CheckLengthModel, UndeclaredItIsRejectedToldWhyAndTheAdviceIsRechecked) {
+  const std::string dir = out_dir("length-model-undeclared");
+  auto r = run("check --impl " + std::string(POSVERIFY_ROPE_DYNAMIC_UNDECLARED) + kDynamic + " --cases 30 --out " + dir);
+  EXPECT_EQ(r.code, 1) << r.out;
+  auto v = verdicts(pv::json::parse(slurp(dir + "/rope_dynamic_undeclared.json")));
+  EXPECT_EQ(v[std::string("rope.reference[") + kDynamicId + "/float32]"], pv::verdict::failed);
+  EXPECT_NE(r.out.find("it reads dynamic NTK's length from the call's positions"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("it ignores dynamic NTK"), std::string::npos) << "the wrong cause\n" << r.out;
+  EXPECT_NE(r.out.find("as if it declared so: none fails. If the kernel is meant to compute so, declare "
+                       "PV_ROPE_LENGTH_FROM_POSITIONS"),
+            std::string::npos)
+      << r.out;
+}
+
+TEST(CheckLengthModel, TheSiblingOneShortIsCaughtWithTheLengthItReads) {
+  const std::string dir = out_dir("length-model-no-plus-one");
+  auto r = run("check --impl " + mutant("panel_rope_dynamic_from_positions_no_plus_one") + kDynamic +
+               " --cases 30 --out " + dir);
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("it computes dynamic NTK's base for length 16383 (theta' = "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("each call's largest position is 16383"), std::string::npos) << r.out;
+  // the length is fitted, not guessed: a kernel reading the configured length gets no such line
+  const std::string ok_dir = out_dir("length-model-builtin");
+  auto b = run("check --impl " + builtin("scaled_rope") + kDynamic + " --law rope --cases 10 --out " + ok_dir);
+  EXPECT_EQ(b.code, 0) << b.out;
+}
+
+}  // namespace

@@ -87,6 +87,40 @@ def test_llama_rope_ignores_scaling():
     assert fail_line("rope.reference[%s/float32]" % LLAMA31) in out
 
 
+DYNAMIC = ["--rope-config", "halves:500000:128:dynamic(4,8192,32768)"]
+DYNAMIC_ID = "user-halves-128-theta500000-dynamic-4-8192-32768"
+
+
+def test_llama_rope_dynamic():
+    """Dynamic NTK with the length read from the call's positions and a cache,
+    as transformers runs it, declared: every law of the configuration passes."""
+    rc, out = check("llama_rope:LlamaRope", *DYNAMIC, cases="8")
+    assert rc == 0
+    for dt in ("float32", "bfloat16", "float16"):
+        assert ok_line("rope.reference[%s/%s]" % (DYNAMIC_ID, dt)) in out
+        assert ok_line("rope.dynamic_ntk.length_dependence[%s/%s]" % (DYNAMIC_ID, dt)) in out
+
+
+def test_llama_rope_dynamic_undeclared():
+    """The same kernel without the declaration: rejected, and told why."""
+    rc, out = check("length_kernels:LlamaRopeLengthUndeclared", *DYNAMIC, "--law", "rope.reference", path=HERE,
+                    cases="4", env={"PYTHONPATH": os.pathsep.join(
+                        [os.path.abspath(EXAMPLES)] + [p for p in [os.environ.get("PYTHONPATH")] if p])})
+    assert rc == 1
+    assert fail_line("rope.reference[%s/float32]" % DYNAMIC_ID) in out
+    assert "it reads dynamic NTK's length from the call's positions" in out
+    assert '"length_from_positions" in Kernel.rope_caps' in out
+
+
+def test_llama_rope_dynamic_never_resets():
+    """A cache that only grows: a call shorter than L0 after a long one turns
+    by the long one's base."""
+    rc, out = check("llama_rope:LlamaRopeDynamicNeverResets", *DYNAMIC, cases="8")
+    assert rc == 1
+    assert fail_line("rope.dynamic_ntk.length_dependence[%s/float32]" % DYNAMIC_ID) in out
+    assert "it turns by L's base below L0 too" in out
+
+
 def test_flux_rope():
     rc, out = check("flux_rope:FluxRope", *FLUX)
     assert rc == 0
