@@ -86,9 +86,12 @@ rope_cfg parse_rope_config(const std::string& spec) {
   r.c.head_dim = sum;
   r.name = "user-" + pairing + "-" + dims_name + "-theta" + theta_s;
   if (c3 == std::string::npos) return r;
-  // modifiers, joined by '+': partial(R) or mrope(T,H,W), and at most one scaling
+  // modifiers, joined by '+': partial(R), mrope(T,H,W[,E]) (both: M-RoPE over
+  // the first R components), and at most one scaling
   const std::string mods = spec.substr(c3 + 1);
-  bool scaled = false, shaped = false;
+  bool scaled = false;
+  double partial_R = 0;         // partial(R), when given
+  std::vector<double> sections;  // mrope(...), when given
   i = 0;
   while (i <= mods.size()) {
     std::size_t c = mods.find('+', i);
@@ -117,8 +120,7 @@ rope_cfg parse_rope_config(const std::string& spec) {
       if (!is_integer(L) || L < 2) throw bad(name + " " + what + " '" + to_decimal(L) + "' is not a whole number >= 2");
     };
     if (name == "partial" || name == "mrope") {
-      if (shaped) throw bad("modifier '" + m + "': at most one of partial and mrope");
-      shaped = true;
+      if (name == "partial" ? partial_R > 0 : !sections.empty()) throw bad("modifier '" + m + "': " + name + " twice");
       if (r.c.n_axes != 1) throw bad(name + " needs one head dimension in DIMS, got '" + dims_s + "'");
       const int D = r.c.head_dim;
       if (name == "partial") {
@@ -126,19 +128,14 @@ rope_cfg parse_rope_config(const std::string& spec) {
         if (!is_integer(R) || int(R) % 2 || R > D || R < 2)
           throw bad("partial rotary dimension '" + to_decimal(R) + "' is not an even number in [2, " +
                     std::to_string(D) + "]");
-        r.c.axes_dim[0] = int(R);
+        partial_R = R;
       } else {
-        auto sec = modifier_args(m, name, 3, "T,H,W", bad);
-        double total = 0;
-        for (double v : sec) {
-          if (!is_integer(v)) throw bad("mrope section '" + to_decimal(v) + "' is not a whole number of pairs");
-          total += v;
-        }
-        if (total * 2 != D)
-          throw bad("mrope sections (pairs) sum to " + to_decimal(total) + ", not head_dim/2 = " + std::to_string(D / 2));
-        r.c.n_axes = 3;
-        for (int a = 0; a < 3; ++a) r.c.axes_dim[a] = int(2 * sec[std::size_t(a)]);
-        r.c.mrope = 1;
+        // three sections (Qwen2-VL: temporal, height, width), or four (ggml's
+        // M-RoPE has a fourth, "e")
+        const bool four = std::count(m.begin(), m.end(), ',') == 3;
+        sections = modifier_args(m, name, four ? 4 : 3, "T,H,W[,E]", bad);
+        for (double v : sections)
+          if (!is_integer(v) || v < 1) throw bad("mrope section '" + to_decimal(v) + "' is not a whole number of pairs >= 1");
       }
     } else if (name == "linear" || name == "ntk") {
       const double f = modifier_args(m, name, 1, "FACTOR", bad)[0];
@@ -183,6 +180,18 @@ rope_cfg parse_rope_config(const std::string& spec) {
     } else {
       throw bad("modifier '" + name + "' is not one of partial, mrope, linear, ntk, dynamic, yarn, llama3");
     }
+  }
+  if (partial_R > 0) r.c.axes_dim[0] = int(partial_R);
+  if (!sections.empty()) {  // the sections cover the rotated components: head_dim, or R with partial(R)
+    const int R = r.c.axes_dim[0];
+    double total = 0;
+    for (double v : sections) total += v;
+    if (total * 2 != R)
+      throw bad("mrope sections (pairs) sum to " + to_decimal(total) + ", not " +
+                (partial_R > 0 ? "R/2 = " : "head_dim/2 = ") + std::to_string(R / 2));
+    r.c.n_axes = int(sections.size());
+    for (std::size_t a = 0; a < sections.size(); ++a) r.c.axes_dim[a] = int(2 * sections[a]);
+    r.c.mrope = 1;
   }
   // theta' = theta b^(R/(R-2)) needs R >= 4
   if ((r.c.scaling.kind == PV_SCALE_NTK || r.c.scaling.kind == PV_SCALE_DYNAMIC_NTK) && rotary_dim(r.c) < 4)

@@ -167,7 +167,7 @@ cli::option_table check_options(check_args& a) {
       {"--rope-config", "SPEC",
        "RoPE configuration to check, PAIRING:THETA:DIMS, e.g. halves:500000:128 or "
        "adjacent:10000:16,56,56 (repeatable; default: text 64/128 in both conventions and FLUX.1); "
-       ":MODIFIERS adds partial(R), mrope(T,H,W), linear(S), ntk(S), dynamic(S,L0,L), "
+       ":MODIFIERS adds partial(R), mrope(T,H,W[,E]), linear(S), ntk(S), dynamic(S,L0,L), "
        "yarn(S,BF,BS,L0[,A]) or llama3(S,LOW,HIGH,L0), joined by + (docs/rope-configs.md)",
        rope_config},
       {"--rope-preset", "NAME",

@@ -72,6 +72,18 @@ TEST(RopeConfig, ModifiersAccepted) {
   EXPECT_EQ(m.c.n_axes, 3);
   EXPECT_EQ(m.c.mrope, 1);
   EXPECT_EQ(m.c.axes_dim[1], 48);
+  // a fourth section (ggml's M-RoPE), and M-RoPE over the first R components
+  auto m4 = parse_rope_config("halves:1000000:128:mrope(16,16,16,16)");
+  EXPECT_EQ(m4.c.n_axes, 4);
+  EXPECT_EQ(m4.c.axes_dim[3], 32);
+  for (const char* spec : {"halves:1000000:128:partial(64)+mrope(8,12,12)", "halves:1000000:128:mrope(8,12,12)+partial(64)"}) {
+    auto pm = parse_rope_config(spec);
+    EXPECT_EQ(pm.c.head_dim, 128) << spec;
+    EXPECT_EQ(pm.c.n_axes, 3) << spec;
+    EXPECT_EQ(pm.c.axes_dim[0] + pm.c.axes_dim[1] + pm.c.axes_dim[2], 64) << spec;
+    EXPECT_EQ(pm.c.mrope, 1) << spec;
+  }
+  EXPECT_EQ(parse_rope_config("halves:1000000:128:mrope(16,24,24)+yarn(4,32,1,4096)").c.scaling.kind, PV_SCALE_YARN);
   auto both = parse_rope_config("halves:10000:80:partial(32)+linear(4)");
   EXPECT_EQ(both.c.axes_dim[0], 32);
   EXPECT_EQ(both.c.scaling.kind, PV_SCALE_LINEAR);
@@ -101,7 +113,11 @@ TEST(RopeConfig, ModifiersRejectedNamingTheFieldAndValue) {
       {"halves:10000:16,56,56:partial(16)", "partial needs one head dimension"},
       {"halves:10000:128:mrope(16,24,25)", "sum to 65, not head_dim/2 = 64"},
       {"halves:10000:128:mrope(16,24)", "mrope takes 3 arguments"},
-      {"halves:10000:128:partial(64)+mrope(16,24,24)", "at most one of partial and mrope"},
+      {"halves:10000:128:partial(64)+mrope(16,24,24)", "sum to 64, not R/2 = 32"},
+      {"halves:10000:128:mrope(16,24,24)+partial(64)", "sum to 64, not R/2 = 32"},
+      {"halves:10000:128:mrope(16,16,16,16,0)", "mrope argument '0'"},
+      {"halves:10000:128:mrope(16,16,16,16,16)", "mrope takes 3 arguments (mrope(T,H,W[,E])), got 5"},
+      {"halves:10000:128:partial(32)+partial(32)", "partial twice"},
       {"halves:10000:128:rope2d(1)", "modifier 'rope2d'"},
       {"halves:10000:128:yarn", "is not NAME(ARGS)"},
       {"halves:10000:128:", "is not NAME(ARGS)"},

@@ -270,3 +270,28 @@ TEST(CheckLengthModel, TheSiblingOneShortIsCaughtWithTheLengthItReads) {
 }
 
 }  // namespace
+
+namespace {
+
+// M-RoPE as ggml spells it could not be written: four sections, and sections
+// over the first R components with the rest passing through. Both correct
+// kernels follow them (every law that runs passes), and a kernel rotating the
+// wrong components is caught and named.
+TEST(CheckScaled, MRopeWithFourSectionsAndWithPartialRotary) {
+  const char* specs[] = {"halves:1000000:128:mrope(16,16,16,16)", "halves:1000000:128:partial(64)+mrope(8,12,12)",
+                         "adjacent:1000000:128:mrope(8,12,12)+partial(64)+linear(2)"};
+  for (const char* spec : specs)
+    for (const std::string lib : {builtin("scaled_rope"), panel("rope_angle_ladder")}) {
+      const std::string dir = out_dir("mrope-spellings");
+      auto r = run("check --impl " + lib + " --rope-config '" + spec + "' --cases 10 --out " + dir);
+      EXPECT_EQ(r.code, 0) << spec << " " << lib << "\n" << r.out;
+      EXPECT_NE(r.out.find("  ok    rope.reference[user-"), std::string::npos) << r.out;
+    }
+  const std::string dir = out_dir("mrope-partial-mutant");
+  auto r = run("check --impl " + mutant("scaled_partial_wrong_components") + " --rope-config '" + specs[1] +
+               "' --law rope.reference --cases 5 --out " + dir);
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("it rotates components 64 to 127, the configuration the first 64"), std::string::npos) << r.out;
+}
+
+}  // namespace
