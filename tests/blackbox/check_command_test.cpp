@@ -370,6 +370,18 @@ TEST(CheckAccuracy, RopeDiagnosisNamesTheShortfall) {
   EXPECT_NE(r.out.find("convention and speeds as asked, but the accuracy is short by"), std::string::npos) << r.out;
 }
 
+// A diagnosis that names another pairing or other speeds does not go on to
+// say "convention and speeds as asked" (it did, contradicting itself).
+TEST(CheckAccuracy, RopeDiagnosisNeverContradictsItself) {
+  for (const char* m : {"rope_pairs_swapped", "rope_half_exponent", "panel_rope_ladder_starts_late"}) {
+    const std::string dir = out_dir(std::string("rope-no-contradiction-") + m);
+    auto r = run("check --impl " + mutant(m) + " --rope-config halves:500000:128 --law rope.reference --cases 5 --out " + dir);
+    EXPECT_EQ(r.code, 1) << r.out;
+    EXPECT_NE(r.out.find("diagnosis: you asked for"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("as asked"), std::string::npos) << m << "\n" << r.out;
+  }
+}
+
 // An attention that disagrees is diagnosed by class.
 TEST(CheckAccuracy, AttentionDiagnosisNamesTheClass) {
   const std::string dir = out_dir("attn-diagnosis");
@@ -617,7 +629,10 @@ INSTANTIATE_TEST_SUITE_P(
         diag_case{"flux_ladder_not_reset", "not reset for this axis"},
         // the angle ladder of ggml's rope advanced before its first use
         diag_case{"panel_rope_angle_ladder_starts_late",
-                  "but the first pair turns at 0.749894 instead of 1 (the ladder starts at k = 1)"}),
+                  "but the first pair turns at 0.749894 instead of 1 (the ladder starts at k = 1)"},
+        // the last entry of each table of 2^k positions read as the one before
+        diag_case{"rope_table_edge", "position 63 acts as 62, 127 acts as 126"},
+        diag_case{"panel_rope_integer_exponent", "speeds all equal (the exponent 2i/d is 0 for every pair"}),
     [](const auto& info) { return std::string(info.param.mutant); });
 
 }  // namespace
