@@ -45,6 +45,8 @@ if(POSVERIFY_BUILD_TESTS)
     # and its sibling whose cache never resets
     foreach(case llama_rope_llama3:test_llama_rope_llama3
                  llama_rope_ignores_scaling:test_llama_rope_ignores_scaling
+                 llama_rope_pos_bf16_llama3:test_llama_rope_pos_bf16_llama3
+                 llama_rope_llama3_wrong_original_length:test_llama_rope_llama3_wrong_original_length
                  protocol_undeclared:test_protocol_undeclared_scaling_is_unsupported_and_never_sent
                  protocol_declared:test_protocol_declared_mrope_and_scaling_reach_the_kernel
                  protocol_version1:test_protocol_version1_server_behaves_as_before

@@ -101,14 +101,14 @@ std::string range_text(const std::set<std::size_t>& s) {
   return r + (v.size() > 12 ? ",..." : "");
 }
 
+}  // namespace
+
 double round_to_bits(double x, int bits) {
   int e;
   double m = std::frexp(x, &e);
   double scale = std::ldexp(1.0, bits);
   return std::ldexp(std::nearbyint(m * scale) / scale, e);
 }
-
-}  // namespace
 
 json diagnose_rope(const check_run& cx, const rope_cfg& rc) {
   if (pv_rope_config_version(&rc.c) == 3) return diagnose_scaled_rope(cx, rc);
@@ -358,6 +358,7 @@ json diagnose_rope(const check_run& cx, const rope_cfg& rc) {
     // the last entry of a table of 2^k positions read as the one before it
     // (only when 257 and 2049 read right: a 16-bit position is named above)
     std::vector<std::string> ends;
+    std::vector<std::pair<double, double>> read_as;  // (m, m_eff) of the ends read otherwise
     for (std::size_t e = 0; e < table_ends.size() && notes.empty(); ++e) {
       const double m = table_ends[e];
       if (std::abs(slow.angle) * m > 3.0) continue;
@@ -379,14 +380,31 @@ json diagnose_rope(const check_run& cx, const rope_cfg& rc) {
           noisy = true;
       if (noisy) {
         ends.clear();
+        read_as.clear();
         break;
       }
-      if (std::abs(m_eff - m) > 0.25) ends.push_back(fmt(m, 6) + " acts as " + fmt(m_eff, 7));
+      if (std::abs(m_eff - m) > 0.25) {
+        ends.push_back(fmt(m, 6) + " acts as " + fmt(m_eff, 7));
+        read_as.emplace_back(m, m_eff);
+      }
     }
     if (!ends.empty()) {
       std::string s;
       for (auto& n : ends) s += (s.empty() ? "" : ", ") + n;
-      notes.push_back("position " + s + " (the last entry of a table of 2^k positions: read off by one?)");
+      // one less each time: the end of each table read off by one; the
+      // position modulo one power of two: a table of that size, wrapped
+      bool one_less = true, wraps = true;
+      // (the power of two just above the first reading)
+      const double W = std::ldexp(1.0, int(std::floor(std::log2(std::max(1.0, read_as.front().second)))) + 1);
+      for (const auto& [m, m_eff] : read_as) {
+        one_less = one_less && std::abs(m_eff - (m - 1)) < 0.25;
+        wraps = wraps && std::abs(m_eff - std::fmod(m, W)) < 0.25;
+      }
+      notes.push_back("position " + s +
+                      (one_less ? " (the last entry of a table of 2^k positions: read off by one?)"
+                       : wraps  ? " (positions from " + fmt(W, 10) + " on wrap around: a table of " + fmt(W, 10) +
+                                     " positions indexed past its end?)"
+                                : ""));
     }
     if (!notes.empty()) {
       std::string s;

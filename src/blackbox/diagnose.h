@@ -17,6 +17,10 @@ call rope_probe(const rope_cfg& rc, pv_dtype t, const std::vector<double>& pos1)
 /// The d x d matrix returned by a probe call (row j = R e_j), as doubles.
 std::vector<std::vector<double>> probe_rows(const result& r, pv_dtype t, std::size_t d);
 
+/// x rounded to `bits` significant bits (8: bfloat16, 11: float16): what a
+/// position stored in that format becomes.
+double round_to_bits(double x, int bits);
+
 /// Returns {config, dtype, findings: [...], pairs, message}; message reads
 /// e.g. "you asked for split halves with speeds theta^(-2i/d); it rotates
 /// adjacent pairs with speeds theta^(-i/d)".

@@ -8,6 +8,7 @@
 
 #include "sandbox/length_model.h"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <sstream>
@@ -114,7 +115,6 @@ json diagnose_scaled_rope(const check_run& cx, const rope_cfg& rc) {
   std::vector<std::string> findings;
   // which components turn, by how much, and the norm of each rotated row
   std::vector<std::size_t> turned;
-  std::vector<double> angle(D, 0.0);
   double norm_sum = 0;
   for (std::size_t c = 0; c < D; ++c) {
     double off = 0, n2 = 0;
@@ -125,7 +125,6 @@ json diagnose_scaled_rope(const check_run& cx, const rope_cfg& rc) {
     const bool moved = std::abs(M[c][c] - 1) > thr || std::sqrt(off) > thr;
     if (!moved) continue;
     turned.push_back(c);
-    angle[c] = std::atan2(std::sqrt(off), M[c][c]);
     norm_sum += std::sqrt(n2);
   }
   const std::size_t first = turned.empty() ? 0 : turned.front(), last = turned.empty() ? 0 : turned.back();
@@ -145,8 +144,12 @@ json diagnose_scaled_rope(const check_run& cx, const rope_cfg& rc) {
   // the speeds, in ladder order over the rotated components (pair k: its first component)
   const bool halves = rc.c.pairing == PV_PAIRS_HALVES;
   const std::size_t Rk = turned.size() == D ? D : R, off0 = turned.size() == D ? 0 : first;
+  // every pair's angle, also below the threshold that says which components
+  // turn: a float32 probe at theta 500000 turns the slow pairs of a head of
+  // 128 by less than 1e-5 rad, which the probe still reads to about u of itself
+  // (read as 0, they matched no rule)
   std::vector<double> seen;
-  for (std::size_t k = 0; k < Rk / 2; ++k) seen.push_back(angle[off0 + (halves ? k : 2 * k)]);
+  for (std::size_t k = 0; k < Rk / 2; ++k) seen.push_back(turned_by(M, off0 + (halves ? k : 2 * k)));
   const auto s = scaling_of(rc.c);
   const double S = s.factor;
   auto speeds = [&](const rope_scaling& sc, double theta) { return scaled_speeds<double>(Rk, theta, sc); };
@@ -215,12 +218,54 @@ json diagnose_scaled_rope(const check_run& cx, const rope_cfg& rc) {
                    " (theta' = " + num(theta_seen) + "), the configuration's length is " + num(L_asked) + L_why;
     } else if (rc.c.scaling.kind == PV_SCALE_YARN || rc.c.scaling.kind == PV_SCALE_LLAMA3) {
       // a ramp the other way round: slow pairs kept, fast ones divided
-      if (std::abs(seen.front() - 1.0 / S) < tol && std::abs(seen.back() / speeds(none, rc.c.theta).back() - 1) < tol)
+      if (std::abs(seen.front() - 1.0 / S) < tol && std::abs(seen.back() / speeds(none, rc.c.theta).back() - 1) < tol) {
         speed_note = std::string("the ramp of ") + kind_name(rc.c.scaling.kind) +
                      " runs the wrong way: the fastest pair is divided by " + num(S) + ", the slowest kept";
+      } else {
+        // the ramp placed for another original length L0 (the pretraining
+        // context read from another field, or the scaled length S L0)
+        const double L0 = s.original_length;
+        for (double cand : {L0 * S, L0 / S, 2 * L0, L0 / 2, 4 * L0, L0 / 4, 2048.0, 4096.0, 8192.0, 16384.0, 32768.0,
+                            131072.0}) {
+          if (cand == L0 || !(cand >= 2)) continue;
+          rope_scaling other = s;
+          other.original_length = cand;
+          if (rel_diff(seen, speeds(other, rc.c.theta)) < 1e-2 * tol) {
+            speed_note = std::string("it places the ramp of ") + kind_name(rc.c.scaling.kind) + " for original length " +
+                         num(cand) + ", the configuration's is " + num(L0);
+            break;
+          }
+        }
+      }
     }
   }
   if (!speed_note.empty()) findings.insert(findings.begin(), speed_note);
+  // positions 257 and 2049 on every coordinate: the position it turns by, read
+  // off the two fastest pairs whose angle there stays below 3 rad (no wrap),
+  // which must agree (cos and sin rounded to 16 bits are too noisy to read)
+  bool exact257 = true;
+  for (double m : {257.0, 2049.0}) {
+    std::vector<std::size_t> by;  // pair indices, fastest first, angle at m below 3 rad
+    for (std::size_t k = 0; k < seen.size(); ++k)
+      if (seen[k] > 0 && seen[k] * m <= 3) by.push_back(k);
+    std::sort(by.begin(), by.end(), [&](std::size_t x, std::size_t y) { return seen[x] > seen[y]; });
+    if (by.empty()) continue;
+    auto pr = run_batch(cx.lib, {rope_probe(rc, t, std::vector<double>(na, m))}, cx.ro);
+    if (pr[0].st != status::ok) continue;
+    const auto Mm = probe_rows(pr[0], t, D);
+    auto read = [&](std::size_t k) { return turned_by(Mm, off0 + (halves ? k : 2 * k)) / seen[k]; };
+    const double m_eff = read(by[0]);
+    if (by.size() > 1 && std::abs(read(by[1]) - m_eff) > 0.25) continue;  // noisy
+    if (std::abs(m_eff - m) <= 0.25) continue;
+    std::string why;
+    // 257 is exact in float16 and not in bfloat16; 2049 is exact in neither
+    if (m == 257.0 && std::abs(m_eff - round_to_bits(m, 8)) < 0.25) why = " (= position rounded to bfloat16)";
+    else if (m == 2049.0 && exact257 && std::abs(m_eff - round_to_bits(m, 11)) < 0.25)
+      why = " (= position rounded to float16)";
+    else if (m == 2049.0 && std::abs(m_eff - round_to_bits(m, 8)) < 0.25) why = " (= position rounded to bfloat16)";
+    if (m == 257.0) exact257 = false;
+    findings.push_back("position " + num(m) + " acts as " + num(m_eff, 7) + why);
+  }
   std::string msg = "you asked for " + rc.name + " (" + kind_name(rc.c.scaling.kind) + ", " + std::to_string(R) +
                     " of " + std::to_string(D) + " components rotated" + (rc.c.mrope ? ", M-RoPE sections" : "") + ")";
   for (const auto& f : findings) msg += "; " + f;

@@ -632,6 +632,8 @@ INSTANTIATE_TEST_SUITE_P(
                   "but the first pair turns at 0.749894 instead of 1 (the ladder starts at k = 1)"},
         // the last entry of each table of 2^k positions read as the one before
         diag_case{"rope_table_edge", "position 63 acts as 62, 127 acts as 126"},
+        // a cache of 4096 positions indexed past its end
+        diag_case{"panel_rope_short_cache", "position 8191 acts as 4095 (positions from 4096 on wrap around"},
         diag_case{"panel_rope_integer_exponent", "speeds all equal (the exponent 2i/d is 0 for every pair"}),
     [](const auto& info) { return std::string(info.param.mutant); });
 

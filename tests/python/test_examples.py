@@ -79,6 +79,27 @@ def test_llama_rope_llama3():
     assert "unsupported" not in out.replace("float64]  (unsupported", "")
 
 
+def test_llama_rope_pos_bf16_llama3():
+    """Positions cast to bfloat16 under Llama 3.1's scaling, in a kernel without
+    float64: the diagnosis probes in float32 at theta 500000, reads the slow
+    pairs' tiny angles (read as no turn, they matched no rule) and names the
+    rounded position."""
+    rc, out = check("llama_rope:LlamaRopePositionsBf16", "--rope-preset", LLAMA31, "--law", "rope.reference",
+                    cases="4")
+    assert rc == 1
+    assert "its speeds are those of the configuration" in out
+    assert "position 257 acts as 256 (= position rounded to bfloat16)" in out
+
+
+def test_llama_rope_llama3_wrong_original_length():
+    """Llama 3.1's rule placed for twice L0: caught, and the diagnosis names
+    the original length the kernel uses."""
+    rc, out = check("llama_variants:LlamaRopeLlama3LengthDoubled", "--rope-preset", LLAMA31, "--law",
+                    "rope.reference", path=HERE, cases="4", env=WITH_EXAMPLES)
+    assert rc == 1
+    assert "it places the ramp of the llama3 rule for original length 16384, the configuration's is 8192" in out
+
+
 def test_llama_rope_ignores_scaling():
     """Declares "scaled" but turns by the plain ladder: caught."""
     rc, out = check("llama_rope:LlamaRopeIgnoresScaling", "--rope-preset", LLAMA31, "--law", "rope.reference",
@@ -88,6 +109,9 @@ def test_llama_rope_ignores_scaling():
 
 
 DYNAMIC = ["--rope-config", "halves:500000:128:dynamic(4,8192,32768)"]
+# tests/python/llama_variants.py imports the example
+WITH_EXAMPLES = {"PYTHONPATH": os.pathsep.join([os.path.abspath(EXAMPLES)] +
+                                               [p for p in [os.environ.get("PYTHONPATH")] if p])}
 DYNAMIC_ID = "user-halves-128-theta500000-dynamic-4-8192-32768"
 
 
@@ -103,9 +127,8 @@ def test_llama_rope_dynamic():
 
 def test_llama_rope_dynamic_undeclared():
     """The same kernel without the declaration: rejected, and told why."""
-    rc, out = check("length_kernels:LlamaRopeLengthUndeclared", *DYNAMIC, "--law", "rope.reference", path=HERE,
-                    cases="4", env={"PYTHONPATH": os.pathsep.join(
-                        [os.path.abspath(EXAMPLES)] + [p for p in [os.environ.get("PYTHONPATH")] if p])})
+    rc, out = check("llama_variants:LlamaRopeLengthUndeclared", *DYNAMIC, "--law", "rope.reference", path=HERE,
+                    cases="4", env=WITH_EXAMPLES)
     assert rc == 1
     assert fail_line("rope.reference[%s/float32]" % DYNAMIC_ID) in out
     assert "it reads dynamic NTK's length from the call's positions" in out
