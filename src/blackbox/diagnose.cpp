@@ -110,6 +110,14 @@ double round_to_bits(double x, int bits) {
   return std::ldexp(std::nearbyint(m * scale) / scale, e);
 }
 
+std::string rounded_position(double m, double m_eff, bool exact257) {
+  // 257 is exact in float16 and not in bfloat16; 2049 is exact in neither
+  if (m == 257.0 && std::abs(m_eff - round_to_bits(m, 8)) < 0.25) return " (= position rounded to bfloat16)";
+  if (m == 2049.0 && exact257 && std::abs(m_eff - round_to_bits(m, 11)) < 0.25) return " (= position rounded to float16)";
+  if (m == 2049.0 && std::abs(m_eff - round_to_bits(m, 8)) < 0.25) return " (= position rounded to bfloat16)";
+  return "";
+}
+
 json diagnose_rope(const check_run& cx, const rope_cfg& rc) {
   if (pv_rope_config_version(&rc.c) == 3) return diagnose_scaled_rope(cx, rc);
   json j = json::object();
@@ -345,14 +353,8 @@ json diagnose_rope(const check_run& cx, const rope_cfg& rc) {
             std::abs(read(pp) - m_eff) > 0.25)
           noisy = true;
       if (!noisy && std::abs(m_eff - m) > 0.25) {
-        std::string why;
-        // 257 is exact in float16 and not in bfloat16; 2049 is exact in neither
-        if (m == 257.0 && std::abs(m_eff - round_to_bits(m, 8)) < 0.25) why = " (= position rounded to bfloat16)";
-        else if (m == 2049.0 && exact257 && std::abs(m_eff - round_to_bits(m, 11)) < 0.25)
-          why = " (= position rounded to float16)";
-        else if (m == 2049.0 && std::abs(m_eff - round_to_bits(m, 8)) < 0.25) why = " (= position rounded to bfloat16)";
+        notes.push_back("position " + fmt(m, 6) + " acts as " + fmt(m_eff, 7) + rounded_position(m, m_eff, exact257));
         if (m == 257.0) exact257 = false;
-        notes.push_back("position " + fmt(m, 6) + " acts as " + fmt(m_eff, 7) + why);
       }
     }
     // the last entry of a table of 2^k positions read as the one before it

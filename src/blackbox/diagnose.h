@@ -21,6 +21,11 @@ std::vector<std::vector<double>> probe_rows(const result& r, pv_dtype t, std::si
 /// position stored in that format becomes.
 double round_to_bits(double x, int bits);
 
+/// " (= position rounded to bfloat16)" or "... float16" when position m (257
+/// or 2049) read as m_eff is that rounding, else ""; exact257: 257 read right
+/// (it is exact in float16, not in bfloat16).
+std::string rounded_position(double m, double m_eff, bool exact257);
+
 /// Returns {config, dtype, findings: [...], pairs, message}; message reads
 /// e.g. "you asked for split halves with speeds theta^(-2i/d); it rotates
 /// adjacent pairs with speeds theta^(-i/d)".

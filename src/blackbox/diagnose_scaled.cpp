@@ -257,14 +257,8 @@ json diagnose_scaled_rope(const check_run& cx, const rope_cfg& rc) {
     const double m_eff = read(by[0]);
     if (by.size() > 1 && std::abs(read(by[1]) - m_eff) > 0.25) continue;  // noisy
     if (std::abs(m_eff - m) <= 0.25) continue;
-    std::string why;
-    // 257 is exact in float16 and not in bfloat16; 2049 is exact in neither
-    if (m == 257.0 && std::abs(m_eff - round_to_bits(m, 8)) < 0.25) why = " (= position rounded to bfloat16)";
-    else if (m == 2049.0 && exact257 && std::abs(m_eff - round_to_bits(m, 11)) < 0.25)
-      why = " (= position rounded to float16)";
-    else if (m == 2049.0 && std::abs(m_eff - round_to_bits(m, 8)) < 0.25) why = " (= position rounded to bfloat16)";
+    findings.push_back("position " + num(m) + " acts as " + num(m_eff, 7) + rounded_position(m, m_eff, exact257));
     if (m == 257.0) exact257 = false;
-    findings.push_back("position " + num(m) + " acts as " + num(m_eff, 7) + why);
   }
   std::string msg = "you asked for " + rc.name + " (" + kind_name(rc.c.scaling.kind) + ", " + std::to_string(R) +
                     " of " + std::to_string(D) + " components rotated" + (rc.c.mrope ? ", M-RoPE sections" : "") + ")";
