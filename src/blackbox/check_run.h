@@ -76,6 +76,18 @@ inline std::vector<rope_cfg> rope_configs_of(const check_run& cx) {
   return !cx.rope_configs.empty() ? cx.rope_configs : cx.scaled_defaults ? mutation_rope_configs() : rope_configs();
 }
 
+/// The run that checks advice before it is given (run.cpp's accuracy classes,
+/// rope_laws.cpp's length model): cx unsharded and without a progress line,
+/// every law and case whatever --law and --case chose.
+inline check_run recheck_of(const check_run& cx) {
+  check_run c = cx;
+  c.units = std::make_shared<unit_plan>();
+  c.group = -1;
+  c.only_law.clear();
+  c.only_case = -1;
+  return c;
+}
+
 /// The largest position a law of configuration rc draws: --max-position,
 /// and below the call's sequence length when the kernel reads dynamic NTK's
 /// length from the positions (sandbox/length_model.h: every call then carries

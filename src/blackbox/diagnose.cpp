@@ -326,6 +326,25 @@ json diagnose_rope(const check_run& cx, const rope_cfg& rc) {
   if (!per_axis[last].empty() && same_sign == 0) {
     auto slow = *std::min_element(per_axis[last].begin(), per_axis[last].end(),
                                   [](auto& x, auto& y) { return std::abs(x.angle) < std::abs(y.angle); });
+    // the pairs' angles at position 0 (a kernel with offset positions turns
+    // there too), read once; their oddities are in `odd` already
+    std::vector<std::string> scratch;
+    const auto P0 = dev0 > thr ? pairs_of(M0, thr, scratch) : std::vector<probe_pair>{};
+    // the position pair pp turned by in probe M
+    auto read = [&](const std::vector<std::vector<double>>& M, const probe_pair& pp) {
+      double ang = std::atan2(M[pp.a][pp.b], M[pp.a][pp.a]);
+      for (auto& q : P0)
+        if (q.a == pp.a && q.b == pp.b) ang -= q.angle;
+      return ang / pp.angle;
+    };
+    // whether another pair without a wrap at m reads M otherwise than m_eff:
+    // angles too noisy (e.g. cos/sin rounded to bfloat16) to read positions
+    auto noisy = [&](const std::vector<std::vector<double>>& M, double m, double m_eff) {
+      for (const auto& pp : per_axis[last])
+        if (!(pp.a == slow.a && pp.b == slow.b) && std::abs(pp.angle) * m <= 3.0 && std::abs(read(M, pp) - m_eff) > 0.25)
+          return true;
+      return false;
+    };
     std::vector<std::string> notes;
     int k = 0;
     bool exact257 = true;
@@ -335,24 +354,8 @@ json diagnose_rope(const check_run& cx, const rope_cfg& rc) {
         continue;
       }
       auto M = probe_rows(res[1 + na + std::size_t(k++)], t, d);
-      auto read = [&](const probe_pair& pp) {  // the position pair pp turned by
-        double ang = std::atan2(M[pp.a][pp.b], M[pp.a][pp.a]);
-        if (dev0 > thr) {
-          auto P0 = pairs_of(M0, thr, odd);
-          for (auto& q : P0)
-            if (q.a == pp.a && q.b == pp.b) ang -= q.angle;
-        }
-        return ang / pp.angle;
-      };
-      double m_eff = read(slow);
-      // a second reading from the next slowest pair: when they disagree the
-      // angles are too noisy (e.g. cos/sin rounded to bfloat16) to read positions
-      bool noisy = false;
-      for (const auto& pp : per_axis[last])
-        if (!(pp.a == slow.a && pp.b == slow.b) && std::abs(pp.angle) * m <= 3.0 &&
-            std::abs(read(pp) - m_eff) > 0.25)
-          noisy = true;
-      if (!noisy && std::abs(m_eff - m) > 0.25) {
+      const double m_eff = read(M, slow);
+      if (!noisy(M, m, m_eff) && std::abs(m_eff - m) > 0.25) {
         notes.push_back("position " + fmt(m, 6) + " acts as " + fmt(m_eff, 7) + rounded_position(m, m_eff, exact257));
         if (m == 257.0) exact257 = false;
       }
@@ -365,22 +368,9 @@ json diagnose_rope(const check_run& cx, const rope_cfg& rc) {
       const double m = table_ends[e];
       if (std::abs(slow.angle) * m > 3.0) continue;
       auto M = probe_rows(res[1 + na + 2 + e], t, d);
-      std::vector<std::string> scratch;  // pairs_of's notes on M0 are in `odd` already
-      const auto P0 = dev0 > thr ? pairs_of(M0, thr, scratch) : std::vector<probe_pair>{};
-      auto read = [&](const probe_pair& pp) {
-        double ang = std::atan2(M[pp.a][pp.b], M[pp.a][pp.a]);
-        for (auto& q : P0)
-          if (q.a == pp.a && q.b == pp.b) ang -= q.angle;
-        return ang / pp.angle;
-      };
-      const double m_eff = read(slow);
-      // read twice, as above: angles too noisy to read a position (cos and sin
-      // rounded to 16 bits), or a position that is not a whole one, name nothing
-      bool noisy = std::abs(m_eff - std::round(m_eff)) > 0.25;
-      for (const auto& pp : per_axis[last])
-        if (!(pp.a == slow.a && pp.b == slow.b) && std::abs(pp.angle) * m <= 3.0 && std::abs(read(pp) - m_eff) > 0.25)
-          noisy = true;
-      if (noisy) {
+      const double m_eff = read(M, slow);
+      // read twice, as above; a position that is not a whole one names nothing either
+      if (noisy(M, m, m_eff) || std::abs(m_eff - std::round(m_eff)) > 0.25) {
         ends.clear();
         read_as.clear();
         break;

@@ -171,9 +171,10 @@ json diagnose_scaled_rope(const check_run& cx, const rope_cfg& rc) {
   // configuration's base (read from pair 1, the fastest pair that turns)
   auto reads_length = [&]() -> std::string {
     if (!dynamic || from_positions || !(s.length > s.original_length) || Rk != R || Rk < 4) return "";
-    auto ar = run_batch(cx.lib, {sandbox::with_anchor(rope_probe(rc, t, one))}, cx.ro);
+    const call probe = rope_probe(rc, t, one);
+    auto ar = run_batch(cx.lib, {sandbox::with_anchor(probe)}, cx.ro);
     if (ar[0].st != status::ok) return "";
-    sandbox::drop_anchor(rope_probe(rc, t, one), ar[0]);
+    sandbox::drop_anchor(probe, ar[0]);
     const double w1 = turned_by(probe_rows(ar[0], t, D), off0 + (halves ? 1 : 2));
     if (!(w1 > 0)) return "";
     const double L_seen = length_of_base(std::pow(w1, -double(Rk) / 2), rc.c, Rk);

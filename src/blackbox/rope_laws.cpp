@@ -635,11 +635,7 @@ void laws_for(const check_run& cx, const rope_cfg& rc, std::vector<law_result>& 
 /// declared so (the same seed and cases, every case, nothing printed); the
 /// declaration is advised only when none of them fails.
 std::string recheck_length_from_positions(const check_run& cx, const rope_cfg& rc) {
-  check_run c = cx;
-  c.units = std::make_shared<unit_plan>();  // unsharded, no progress line
-  c.group = -1;
-  c.only_law.clear();
-  c.only_case = -1;
+  check_run c = recheck_of(cx);
   c.lib.rope_caps |= PV_ROPE_LENGTH_FROM_POSITIONS;
   std::vector<law_result> rs;
   laws_for<float>(c, rc, rs);

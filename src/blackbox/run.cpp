@@ -48,11 +48,7 @@ void verify_advice(const check_run& cx, sandbox::op op, std::vector<law_result>&
   std::string said = "rechecked every " + std::string(sandbox::operation_of(op).name) + " law";
   bool advised = false;
   for (const auto& name : classes) {
-    check_run c = cx;
-    c.units = std::make_shared<unit_plan>();  // unsharded, no progress line
-    c.group = -1;
-    c.only_law.clear();
-    c.only_case = -1;
+    check_run c = recheck_of(cx);
     c.accuracy = parse_accuracy(name);
     c.accuracy_given = true;
     json sweep = json::array(), diagnosis = json::array();

@@ -1,22 +1,11 @@
 #include "sandbox/length_model.h"
 
 #include "sandbox/half_formats.h"
+#include "sandbox/operations.h"
 
 #include <algorithm>
-#include <cstring>
 
 namespace pv::sandbox {
-
-namespace {
-
-pv_rope_config config_of(const call& c) {
-  pv_rope_config r{};
-  const auto& b = c.input(0);
-  std::memcpy(&r, b.data(), std::min(b.size(), sizeof r));
-  return r;
-}
-
-}  // namespace
 
 bool length_from_positions(const impl_info& lib, const pv_rope_config& c) {
   return (lib.rope_caps & PV_ROPE_LENGTH_FROM_POSITIONS) && c.scaling.kind == PV_SCALE_DYNAMIC_NTK;
@@ -28,11 +17,13 @@ double sequence_length(const pv_rope_config& c) {
 }
 
 bool anchored(const impl_info& lib, const call& c) {
-  return c.kind == op::rope && length_from_positions(lib, config_of(c));
+  // the declaration first: most libraries make none, and every call of a batch asks
+  return c.kind == op::rope && (lib.rope_caps & PV_ROPE_LENGTH_FROM_POSITIONS) &&
+         length_from_positions(lib, rope_config_of(c));
 }
 
 call with_anchor(const call& c) {
-  const pv_rope_config cfg = config_of(c);
+  const pv_rope_config cfg = rope_config_of(c);
   call a = c;
   const std::size_t axes = std::size_t(std::clamp(cfg.n_axes, 1, 4));
   auto& pos = a.in.at(1);

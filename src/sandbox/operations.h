@@ -34,6 +34,14 @@ inline constexpr std::uint32_t kEveryRopeCapability = PV_ROPE_PARTIAL | PV_ROPE_
 /// implied: sandbox/length_model.h).
 inline constexpr std::uint32_t kEveryRopeDeclaration = kEveryRopeCapability | PV_ROPE_LENGTH_FROM_POSITIONS;
 
+/// The configuration of a rope() call (its first buffer; zero past a short one).
+inline pv_rope_config rope_config_of(const call& c) {
+  pv_rope_config r{};
+  const auto& b = c.input(0);
+  std::memcpy(&r, b.data(), std::min(b.size(), sizeof r));
+  return r;
+}
+
 /// The text of a row's `configuration` (operation.h).
 namespace row_text {
 
@@ -55,9 +63,8 @@ inline std::string exact(double v) {
 /// A RoPE configuration: its main members, then a digest of every byte
 /// (scaling, M-RoPE), which alone tells two configurations apart.
 inline std::string rope_configuration(const call& c) {
-  pv_rope_config r{};
+  const pv_rope_config r = rope_config_of(c);
   const auto& b = c.input(0);
-  std::memcpy(&r, b.data(), std::min(b.size(), sizeof r));
   std::string t = "configuration head_dim " + std::to_string(r.head_dim) + ", axes ";
   for (int a = 0; a < r.n_axes && a < 4; ++a) t += (a ? "+" : "") + std::to_string(r.axes_dim[a]);
   return t + ", theta " + exact(r.theta) + (r.pairing == PV_PAIRS_HALVES ? ", halves" : ", adjacent") +
