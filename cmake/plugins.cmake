@@ -51,8 +51,8 @@ posverify_add_plugin_dir(panel pv_panel_ POSVERIFY_PANEL_FILES POSVERIFY_PANEL_T
 
 # The loader's tests: libraries posverify must refuse with exit 2, and libraries
 # of earlier ABI versions (abi_v*) it must load and check as they were written.
-foreach(b wrong_abi no_symbol crash_on_load abi_v1 abi_v1_rebuilt abi_v2 abi_v3 attend_no_caps attend_empty_nan
-         rope_dynamic_undeclared)
+foreach(b wrong_abi no_symbol crash_on_load abi_v1 abi_v1_rebuilt abi_v2 abi_v3 abi_v6_all_caps attend_no_caps
+         attend_empty_nan rope_dynamic_undeclared)
   posverify_add_plugin(pv_bad_${b} ${CMAKE_CURRENT_SOURCE_DIR}/plugins/bad/${b}.c)
 endforeach()
 
@@ -84,6 +84,7 @@ if(POSVERIFY_BUILD_TESTS)
     POSVERIFY_ABI_V1_REBUILT="$<TARGET_FILE:pv_bad_abi_v1_rebuilt>"
     POSVERIFY_ABI_V2="$<TARGET_FILE:pv_bad_abi_v2>"
     POSVERIFY_ABI_V3="$<TARGET_FILE:pv_bad_abi_v3>"
+    POSVERIFY_ABI_V6_ALL_CAPS="$<TARGET_FILE:pv_bad_abi_v6_all_caps>"
     POSVERIFY_ATTEND_NO_CAPS="$<TARGET_FILE:pv_bad_attend_no_caps>"
     POSVERIFY_ATTEND_EMPTY_NAN="$<TARGET_FILE:pv_bad_attend_empty_nan>"
     POSVERIFY_ROPE_DYNAMIC_UNDECLARED="$<TARGET_FILE:pv_bad_rope_dynamic_undeclared>")
@@ -91,8 +92,8 @@ if(POSVERIFY_BUILD_TESTS)
   foreach(p ${POSVERIFY_BUILTIN_PLUGINS})
     add_dependencies(posverify_check_test pv_builtin_${p})
   endforeach()
-  foreach(b wrong_abi no_symbol crash_on_load abi_v1 abi_v1_rebuilt abi_v2 abi_v3 attend_no_caps attend_empty_nan
-         rope_dynamic_undeclared)
+  foreach(b wrong_abi no_symbol crash_on_load abi_v1 abi_v1_rebuilt abi_v2 abi_v3 abi_v6_all_caps attend_no_caps
+         attend_empty_nan rope_dynamic_undeclared)
     add_dependencies(posverify_check_test pv_bad_${b})
   endforeach()
   foreach(t ${POSVERIFY_MUTANT_TARGETS} ${POSVERIFY_PANEL_TARGETS} ${POSVERIFY_HOSTILE_TARGETS})

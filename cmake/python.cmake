@@ -42,14 +42,18 @@ if(POSVERIFY_BUILD_TESTS)
     # RoPE configurations a server is sent (rope_caps), a version-1 server,
     # M-RoPE, int64 positions, and the server's negotiation and decoding;
     # dynamic NTK with the length read from the positions, declared or not,
-    # and its sibling whose cache never resets
+    # and its sibling whose cache never resets; protocol version 3 (a rotary
+    # offset, frequency factors)
     foreach(case llama_rope_llama3:test_llama_rope_llama3
                  llama_rope_ignores_scaling:test_llama_rope_ignores_scaling
                  llama_rope_pos_bf16_llama3:test_llama_rope_pos_bf16_llama3
                  llama_rope_llama3_wrong_original_length:test_llama_rope_llama3_wrong_original_length
+                 llama_rope_yarn_offset_and_factors:test_llama_rope_yarn_offset_and_factors
+                 llama_rope_yarn_siblings:test_llama_rope_yarn_no_temperature_and_offset_ignored
                  protocol_undeclared:test_protocol_undeclared_scaling_is_unsupported_and_never_sent
                  protocol_declared:test_protocol_declared_mrope_and_scaling_reach_the_kernel
                  protocol_version1:test_protocol_version1_server_behaves_as_before
+                 protocol_version3:test_protocol_version3_carries_rotary_offset_and_freq_factors
                  protocol_int64_positions:test_protocol_int64_positions
                  protocol_server:test_protocol_server_negotiates_and_decodes_by_version
                  llama_rope_dynamic:test_llama_rope_dynamic

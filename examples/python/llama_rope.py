@@ -11,13 +11,16 @@ apply_rotary_pos_emb, written here from that description).
     posverify check --impl python:llama_rope:LlamaRope --python-path examples/python \
         --rope-preset llama-3.1-8b
 
-It rotates the first R = sum(axes_dim) components and passes the rest through
-(partial rotary, as transformers does for ``partial_rotary_factor``), and
-scales the inverse frequencies as transformers' rope utilities
-(``modeling_rope_utils.py``: the default, linear, dynamic and llama3
-parameters) do for ``rope_type`` "linear", "dynamic" and "llama3"; it declares
-both (``rope_caps``) so that posverify sends it those configurations. YaRN is
-declined. Dynamic NTK runs as transformers' ``dynamic_rope_update`` runs it:
+It rotates R = sum(axes_dim) components (the first R, or from
+``cfg.rotary_offset`` on, as MLA's rope part at the end of a head) and passes
+the rest through (partial rotary, as transformers does for
+``partial_rotary_factor``), and scales the inverse frequencies as transformers'
+rope utilities (``modeling_rope_utils.py``: the default, linear, dynamic, yarn
+and llama3 parameters) do for ``rope_type`` "linear", "dynamic", "yarn" and
+"llama3", YaRN's attention factor multiplying cos and sin; per-pair frequency
+factors divide the inverse frequencies (as LongRoPE's ``ext_factors`` do). It
+declares all of it (``rope_caps``) so that posverify sends it those
+configurations. Dynamic NTK runs as transformers' ``dynamic_rope_update`` runs it:
 the length is 1 + the largest position id of the call, never
 ``scaling.length``; the table is rebuilt when that length passes the longest
 one cached and restored when a call shorter than L0 follows a longer one. So it
@@ -54,9 +57,24 @@ def llama3_inv_freq(inv_freq, s):
     return torch.where(between, blended, slowed)
 
 
+def yarn_inv_freq(inv_freq, s, theta, r):
+    """YaRN's blend (after transformers' _compute_yarn_parameters, paraphrased):
+    pairs below the correction dimension of beta_fast keep w, those above the
+    one of beta_slow take w / factor, and a linear ramp blends them between
+    (correction dimensions floored and ceiled, clamped to [0, r - 1])."""
+    def dim_at(rotations):
+        return r * math.log(s.original_length / (rotations * 2 * math.pi)) / (2 * math.log(theta))
+
+    lo, hi = max(math.floor(dim_at(s.high)), 0), min(math.ceil(dim_at(s.low)), r - 1)
+    if lo == hi:
+        hi += 0.001
+    ramp = ((torch.arange(r // 2, dtype=torch.float32) - lo) / (hi - lo)).clamp(0, 1)
+    return inv_freq / s.factor * ramp + inv_freq * (1 - ramp)
+
+
 class LlamaRope(posverify.Kernel):
     name = "llama-rope"
-    rope_caps = ("partial", "scaled", "length_from_positions")
+    rope_caps = ("partial", "scaled", "length_from_positions", "rotary_offset", "freq_factors")
 
     def __init__(self):
         super().__init__()
@@ -92,14 +110,20 @@ class LlamaRope(posverify.Kernel):
             theta = theta * s.factor ** (r / (r - 2))
         elif s.kind == "dynamic_ntk":  # the same with the factor of the call's length, from L0 on
             return self.dynamic_inv_freq(cfg, length)
-        elif s.kind not in ("none", "linear", "llama3"):
+        elif s.kind not in ("none", "linear", "llama3", "yarn"):
             raise NotImplementedError("RoPE scaling %r" % s.kind)
         inv_freq = self.ladder(theta, r)
         if s.kind == "linear":  # position interpolation: every speed divided by the factor
             inv_freq = inv_freq / s.factor
         elif s.kind == "llama3":
             inv_freq = llama3_inv_freq(inv_freq, s)
+        elif s.kind == "yarn":
+            inv_freq = yarn_inv_freq(inv_freq, s, theta, r)
         return inv_freq
+
+    def attention_factor(self, cfg):
+        """YaRN's factor on cos and sin (the configuration gives it), else 1."""
+        return cfg.scaling.attention_factor if cfg.scaling.kind == "yarn" else 1.0
 
     def positions(self, pos):
         return pos[:, 0].float()
@@ -112,13 +136,17 @@ class LlamaRope(posverify.Kernel):
             raise NotImplementedError("text RoPE with split halves only")
         if x.dtype == torch.float64:  # the float32 table and angles make it a float32 kernel
             raise NotImplementedError("float64: the tables are float32")
-        r = sum(cfg.axes_dim)
-        x_rot, x_pass = x[:, :r], x[:, r:]
+        r, off = sum(cfg.axes_dim), cfg.rotary_offset
+        x_before, x_rot, x_after = x[:, :off], x[:, off:off + r], x[:, off + r:]
         length = int(pos[:, 0].max().item()) + 1  # the sequence's length, from its position ids
-        freqs = torch.outer(self.positions(pos), self.inv_freq(cfg, length).to(x.device))
+        inv_freq = self.inv_freq(cfg, length)
+        if cfg.n_freq_factors:  # per-pair factors divide the inverse frequencies
+            inv_freq = inv_freq / torch.tensor(cfg.freq_factors, dtype=torch.float32)
+        freqs = torch.outer(self.positions(pos), inv_freq.to(x.device))
         emb = torch.cat((freqs, freqs), dim=-1)
-        cos, sin = emb.cos().to(x.dtype), emb.sin().to(x.dtype)
-        return torch.cat((x_rot * cos + self.rotate(x_rot) * sin, x_pass), dim=-1)
+        a = self.attention_factor(cfg)
+        cos, sin = (emb.cos() * a).to(x.dtype), (emb.sin() * a).to(x.dtype)
+        return torch.cat((x_before, x_rot * cos + self.rotate(x_rot) * sin, x_after), dim=-1)
 
 
 class LlamaRopeExponentOverD(LlamaRope):

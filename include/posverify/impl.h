@@ -22,6 +22,12 @@
  * versions 3 to 5 implied all three, so a version-1 RoPE rebuilt against a
  * newer header (and turning by the plain ladder whatever the scaling) was sent
  * them. A version-6 plugin is sent only what it declares.
+ * Version 7 appends two members to pv_rope_config: rotary_offset (the rotated
+ * block elsewhere than the first R components, e.g. the last R as MLA's
+ * rope part) and per-pair frequency factors (llama.cpp's rope_freqs,
+ * LongRoPE's short and long factors). A configuration using them needs
+ * version 7 and the declaration PV_ROPE_ROTARY_OFFSET or PV_ROPE_FREQ_FACTORS:
+ * a plugin of an older header never receives a struct it cannot read.
  * A function added to the interface is appended at the end of pv_impl under
  * a new version: a plugin is never read past the members of the version it
  * declares. A capability is declared by a non-zero member, never implied by
@@ -36,7 +42,7 @@
 extern "C" {
 #endif
 
-#define PV_ABI_VERSION 6
+#define PV_ABI_VERSION 7
 typedef enum pv_dtype { PV_F32 = 0, PV_F64 = 1, PV_F16 = 2, PV_BF16 = 3 } pv_dtype;
 /* version 5: a bit of pv_impl.dtypes, e.g. PV_DTYPE_BIT(PV_F16) | PV_DTYPE_BIT(PV_BF16).
  * float32 and float64 are always offered (a kernel returns 1 for those it
@@ -56,8 +62,14 @@ enum pv_rope_capability {
    * positions below L only, plus one row at position L - 1 whose output it
    * does not read, so that the call stands for the configuration's L
    * (docs/rope-configs.md, "The sequence length of dynamic NTK"). */
-  PV_ROPE_LENGTH_FROM_POSITIONS = 8
+  PV_ROPE_LENGTH_FROM_POSITIONS = 8,
+  /* version 7: rotary_offset != 0 (the rotated block does not start at component 0) */
+  PV_ROPE_ROTARY_OFFSET = 16,
+  /* version 7: n_freq_factors != 0 (pair k's speed divided by freq_factors[k]) */
+  PV_ROPE_FREQ_FACTORS = 32
 };
+/* version 7: the most per-pair frequency factors (head_dim 256) */
+#define PV_MAX_FREQ_FACTORS 128
 /* version 3: how the speeds of the ladder are scaled for long context
  * (formulas and sources: docs/rope-configs.md). w_k = theta^(-2k/R) is the
  * plain ladder over the R rotated components. */
@@ -91,13 +103,22 @@ typedef struct pv_rope_config {
                            2k falls in the a-th section (axes_dim[a] components) */
   pv_rope_scaling scaling;
   /* partial rotary: components R .. head_dim-1 (R = sum axes_dim) pass through unchanged */
+  /* version 7 (all zero for the configurations of versions 1 to 3): */
+  int32_t rotary_offset;   /* the R rotated components are rotary_offset ..
+                              rotary_offset + R - 1, the others pass through
+                              (head_dim - R: the last R, as MLA's rope part) */
+  int32_t n_freq_factors;  /* 0, or R/2: pair k of the ladder turns at
+                              w_k / freq_factors[k] (after the scaling) */
+  double freq_factors[PV_MAX_FREQ_FACTORS];
 } pv_rope_config;
 
-/* 3 when cfg needs version 3 of the ABI (partial rotary, M-RoPE or scaled
+/* 7 when cfg needs version 7 of the ABI (a rotary offset or frequency
+ * factors), 3 when it needs version 3 (partial rotary, M-RoPE or scaled
  * speeds), else 1. */
 static inline int pv_rope_config_version(const pv_rope_config *cfg) {
   int32_t sum = 0;
   for (int a = 0; a < cfg->n_axes && a < 4; ++a) sum += cfg->axes_dim[a];
+  if (cfg->rotary_offset || cfg->n_freq_factors) return 7;
   return sum != cfg->head_dim || cfg->mrope || cfg->scaling.kind ? 3 : 1;
 }
 /* version 4: attend(), attention over a problem description.

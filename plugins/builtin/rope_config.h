@@ -10,7 +10,7 @@
  * rotary, M-RoPE, scaled speeds: these plugins implement plain RoPE only),
  * else 2. */
 static inline int pv_rope_config_ok(const pv_rope_config *cfg) {
-  if (cfg && pv_rope_config_version(cfg) == 3) return 1;
+  if (cfg && pv_rope_config_version(cfg) != 1) return 1;
   if (!cfg || cfg->head_dim <= 0 || cfg->head_dim % 2 || cfg->n_axes < 1 || cfg->n_axes > 4)
     return 2;
   int sum = 0;

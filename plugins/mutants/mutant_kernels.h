@@ -110,7 +110,7 @@ static inline int mut_rope(const rope_bugs *b, pv_dtype t, const pv_rope_config 
                     int64_t n, void *x) {
   if (t != PV_F32 && t != PV_F64) return 1;
   if (!cfg || cfg->head_dim <= 0 || cfg->head_dim % 2 || cfg->n_axes < 1 || cfg->n_axes > 4) return 2;
-  if (pv_rope_config_version(cfg) == 3) return 1;  /* plain RoPE only */
+  if (pv_rope_config_version(cfg) != 1) return 1;  /* plain RoPE only */
   const int na = cfg->n_axes;
   const int64_t rows = b->tail_unrotated && n > 16 ? n / 16 * 16 : n;
   for (int64_t r = 0; r < rows; ++r) {

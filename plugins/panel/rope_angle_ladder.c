@@ -67,7 +67,7 @@ static void turn(pv_dtype t, void *x, int64_t b, pv_pairing p, int off, int dim,
 static int rope(pv_dtype t, const pv_rope_config *cfg, const double *pos, int64_t n, void *x) {
   if (t != PV_F32 && t != PV_F16 && t != PV_BF16) return 1;
   if (!cfg || cfg->head_dim <= 0 || cfg->head_dim % 2 || cfg->n_axes < 1 || cfg->n_axes > 4) return 2;
-  const int v3 = pv_rope_config_version(cfg) == 3, na = cfg->n_axes;
+  const int v3 = pv_rope_config_version(cfg) >= 3, na = cfg->n_axes;
   int R = 0;
   for (int a = 0; a < na; ++a) {
     if (cfg->axes_dim[a] <= 0 || cfg->axes_dim[a] % 2) return 2;

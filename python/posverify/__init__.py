@@ -24,13 +24,16 @@ __all__ = ["Kernel", "RopeConfig", "RopeScaling", "ROPE_CAPS", "PROTOCOL_VERSION
 
 #: the highest version of docs/protocol.md this package speaks (it answers
 #: posverify's HELLO with the lower of this and the version offered)
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 
 #: the RoPE configurations a kernel may declare in ``rope_caps`` and their
 #: bits (PV_ROPE_* of posverify/impl.h); "length_from_positions": dynamic NTK
 #: takes L from the call's positions (1 + the largest), not from
-#: ``scaling.length`` (docs/rope-configs.md, "The sequence length of dynamic NTK")
-ROPE_CAPS = {"partial": 1, "mrope": 2, "scaled": 4, "length_from_positions": 8}
+#: ``scaling.length`` (docs/rope-configs.md, "The sequence length of dynamic NTK");
+#: from protocol 3, "rotary_offset" (the rotated block elsewhere than the first R
+#: components) and "freq_factors" (per-pair frequency factors)
+ROPE_CAPS = {"partial": 1, "mrope": 2, "scaled": 4, "length_from_positions": 8, "rotary_offset": 16,
+             "freq_factors": 32}
 
 
 @dataclass(frozen=True)
@@ -53,7 +56,9 @@ class RopeConfig:
 
     ``mrope`` and ``scaling`` are sent only to a kernel declaring them in
     ``Kernel.rope_caps`` ("mrope", "scaled"); partial rotary (``axes_dim``
-    summing to R < head_dim) only to one declaring "partial"."""
+    summing to R < head_dim) only to one declaring "partial"; a rotary offset
+    and frequency factors only to one declaring "rotary_offset" and
+    "freq_factors"."""
 
     head_dim: int  # components per head
     n_axes: int  # 1 for text, 3 for FLUX.1 and M-RoPE
@@ -64,6 +69,15 @@ class RopeConfig:
     #: pair k driven by axis a when 2k falls in the a-th section (axes_dim[a] components)
     mrope: bool = False
     scaling: RopeScaling = field(default_factory=RopeScaling)
+    #: protocol 3, sent only to a kernel declaring "rotary_offset": the R rotated
+    #: components are rotary_offset .. rotary_offset + R - 1 (head_dim - R: the
+    #: last R, as MLA's rope part); the others pass through
+    rotary_offset: int = 0
+    #: protocol 3, sent only to a kernel declaring "freq_factors": R/2 factors,
+    #: pair k turning at w_k / freq_factors[k] after the scaling (llama.cpp's
+    #: rope_freqs, LongRoPE's factors); () when none
+    n_freq_factors: int = 0
+    freq_factors: Tuple[float, ...] = ()
 
 
 class Kernel:

@@ -119,7 +119,7 @@ std::string rounded_position(double m, double m_eff, bool exact257) {
 }
 
 json diagnose_rope(const check_run& cx, const rope_cfg& rc) {
-  if (pv_rope_config_version(&rc.c) == 3) return diagnose_scaled_rope(cx, rc);
+  if (pv_rope_config_version(&rc.c) >= 3) return diagnose_scaled_rope(cx, rc);
   json j = json::object();
   j.set("config", json::string(rc.name));
   const std::size_t d = std::size_t(rc.c.head_dim), na = std::size_t(rc.c.n_axes);

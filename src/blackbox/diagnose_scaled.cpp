@@ -2,26 +2,24 @@
 // configuration of ABI version 3 (partial rotary, M-RoPE, scaled speeds):
 // which components it rotates, whether it applies YaRN's attention factor,
 // and which rule its speeds follow (the configured one, the plain ladder,
-// position interpolation by the factor, the factor applied to theta, or a
-// dynamic NTK base of another length).
+// position interpolation by the factor, the factor applied to theta, a
+// dynamic NTK base of another length, a ramp the wrong way or placed for
+// another original length, llama3's two frequency factors swapped, the
+// factor inverted), which pairing it uses, and which M-RoPE axis drives
+// which pairs.
 #include "blackbox/diagnose.h"
 
+#include "core/ranges.h"
 #include "sandbox/length_model.h"
 
 #include <algorithm>
 #include <cmath>
 #include <optional>
-#include <sstream>
 
 namespace pv::blackbox {
 namespace {
 
-std::string num(double x, int digits = 6) {
-  std::ostringstream s;
-  s.precision(digits);
-  s << x;
-  return s.str();
-}
+std::string num(double x, int digits = 6) { return significant(x, digits); }
 
 const char* kind_name(int k) {
   switch (k) {
@@ -83,6 +81,31 @@ std::optional<double> fitted_base(const check_run& cx, const rope_cfg& rc, pv_dt
   return convert<double>(effective_theta(scaling_of(rc.c), rc.c.theta, R)) * std::exp(d);
 }
 
+/// The pairing a probe shows: each turned component's partner is the
+/// component its row turns into (the largest off-diagonal entry). "adjacent"
+/// or "halves" when at least 90 % of the readable rows (off-diagonal above
+/// thr) agree with it and it is not both (R = 2), else "".
+std::string pairing_seen(const std::vector<std::vector<double>>& M, const std::vector<std::size_t>& turned,
+                         std::size_t off0, std::size_t Rk, double thr) {
+  std::size_t adj = 0, hal = 0, read = 0;
+  for (std::size_t c : turned) {
+    if (c < off0 || c >= off0 + Rk) continue;
+    std::size_t best = c;
+    double bv = 0;
+    for (std::size_t k = 0; k < M[c].size(); ++k)
+      if (k != c && std::abs(M[c][k]) > bv) bv = std::abs(M[c][k]), best = k;
+    if (!(bv > thr) || best < off0 || best >= off0 + Rk) continue;
+    const std::size_t i = c - off0, p = best - off0;
+    ++read;
+    adj += (i ^ 1) == p;
+    hal += p == (i < Rk / 2 ? i + Rk / 2 : i - Rk / 2);
+  }
+  if (read < 2 || Rk <= 2) return "";
+  if (10 * adj >= 9 * read && adj > hal) return "adjacent";
+  if (10 * hal >= 9 * read && hal > adj) return "halves";
+  return "";
+}
+
 /// Largest relative difference of two speed lists (infinite when the sizes differ).
 double rel_diff(const std::vector<double>& a, const std::vector<double>& b) {
   if (a.size() != b.size()) return INFINITY;
@@ -128,12 +151,15 @@ json diagnose_scaled_rope(const check_run& cx, const rope_cfg& rc) {
     norm_sum += std::sqrt(n2);
   }
   const std::size_t first = turned.empty() ? 0 : turned.front(), last = turned.empty() ? 0 : turned.back();
+  const std::size_t off = std::size_t(rc.c.rotary_offset);
   if (turned.size() == D && R < D)
     findings.push_back("it rotates all " + std::to_string(D) + " components, the configuration rotates " +
                        std::to_string(R));
-  else if (!turned.empty() && (first != 0 || last + 1 > R))
+  else if (!turned.empty() && (first != off || last + 1 > off + R))
     findings.push_back("it rotates components " + std::to_string(first) + " to " + std::to_string(last) +
-                       ", the configuration the first " + std::to_string(R));
+                       ", the configuration " +
+                       (off == 0 ? "the first " + std::to_string(R)
+                                 : "components " + std::to_string(off) + " to " + std::to_string(off + R - 1)));
   // the attention factor
   const double a = rope_temperature<double>(scaling_of(rc.c));
   const double norm = turned.empty() ? 1 : norm_sum / double(turned.size());
@@ -142,8 +168,15 @@ json diagnose_scaled_rope(const check_run& cx, const rope_cfg& rc) {
   else if (std::abs(norm - a) > 1e3 * thr)
     findings.push_back("it scales the rotated components by " + num(norm) + ", the configuration by " + num(a));
   // the speeds, in ladder order over the rotated components (pair k: its first component)
-  const bool halves = rc.c.pairing == PV_PAIRS_HALVES;
   const std::size_t Rk = turned.size() == D ? D : R, off0 = turned.size() == D ? 0 : first;
+  // the pairing it shows (the speeds are read with it)
+  const bool halves_asked = rc.c.pairing == PV_PAIRS_HALVES;
+  bool halves = halves_asked;
+  if (const std::string p = pairing_seen(M, turned, off0, Rk, thr); !p.empty() && (p == "halves") != halves_asked) {
+    halves = !halves_asked;
+    findings.push_back(halves ? "it pairs split halves (i, i + R/2), the configuration adjacent components (2i, 2i + 1)"
+                              : "it pairs adjacent components (2i, 2i + 1), the configuration split halves (i, i + R/2)");
+  }
   // every pair's angle, also below the threshold that says which components
   // turn: a float32 probe at theta 500000 turns the slow pairs of a head of
   // 128 by less than 1e-5 rad, which the probe still reads to about u of itself
@@ -152,7 +185,14 @@ json diagnose_scaled_rope(const check_run& cx, const rope_cfg& rc) {
   for (std::size_t k = 0; k < Rk / 2; ++k) seen.push_back(turned_by(M, off0 + (halves ? k : 2 * k)));
   const auto s = scaling_of(rc.c);
   const double S = s.factor;
-  auto speeds = [&](const rope_scaling& sc, double theta) { return scaled_speeds<double>(Rk, theta, sc); };
+  // the configuration's frequency factors divide each pair's speed (ff = 1:
+  // ignored, ff = -1: multiplied instead)
+  auto speeds = [&](const rope_scaling& sc, double theta, int ff = 0) {
+    auto w = scaled_speeds<double>(Rk, theta, sc);
+    for (std::size_t k = 0; k < w.size() && k < std::size_t(rc.c.n_freq_factors) && ff != 1; ++k)
+      w[k] = ff == 0 ? w[k] / rc.c.freq_factors[k] : w[k] * rc.c.freq_factors[k];
+    return w;
+  };
   const rope_scaling none{};
   rope_scaling lin{};
   lin.kind = rope_scaling_kind::linear;
@@ -185,7 +225,12 @@ json diagnose_scaled_rope(const check_run& cx, const rope_cfg& rc) {
            "with one more row at position " + num(sandbox::sequence_length(rc.c) - 1, 10) +
            " by the configuration's";
   };
-  if (rel_diff(seen, speeds(s, rc.c.theta)) < tol) {
+  if (rc.c.n_freq_factors && rel_diff(seen, speeds(s, rc.c.theta, 1)) < tol) {
+    speed_note = "it ignores the frequency factors (pair k turns at w_k, not w_k / freq_factors[k])";
+  } else if (rc.c.n_freq_factors && rel_diff(seen, speeds(s, rc.c.theta, -1)) < tol) {
+    speed_note = "it multiplies the speeds by the frequency factors instead of dividing them (pair k turns at "
+                 "w_k freq_factors[k])";
+  } else if (rel_diff(seen, speeds(s, rc.c.theta)) < tol) {
     speed_note = "its speeds are those of the configuration";
     // a length off by a little: fitted from the angles at the largest position
     if (dynamic && Rk == R)
@@ -210,8 +255,21 @@ json diagnose_scaled_rope(const check_run& cx, const rope_cfg& rc) {
   } else if (seen.size() >= 2 && seen[1] > 0) {
     // the base its ladder implies, from pair 1 (speed theta'^(-2/R))
     const double theta_seen = std::pow(seen[1], -double(Rk) / 2);
-    speed_note = "its speeds match no known rule: pair 1 turns at " + num(seen[1], 10) + " (base " + num(theta_seen) +
-                 "), the configuration's at " + num(speeds(s, rc.c.theta)[1], 10);
+    // the pairs that differ from the configuration's speeds, and by what factor
+    const auto want = speeds(s, rc.c.theta);
+    std::vector<std::size_t> differ;
+    double lo = INFINITY, hi = 0;
+    for (std::size_t k = 0; k < seen.size() && k < want.size(); ++k)
+      if (const double q = seen[k] / want[k]; !(std::abs(q - 1) < tol)) {
+        differ.push_back(k);
+        lo = std::min(lo, q), hi = std::max(hi, q);
+      }
+    speed_note = "its speeds match no known rule: pairs " + text::ranges(differ) + " of " +
+                 std::to_string(seen.size()) + " differ from the configuration's, by factors " +
+                 (differ.empty() ? std::string("1") : num(lo, 4) + (hi > lo ? " to " + num(hi, 4) : "")) +
+                 " (pair " + std::to_string(differ.empty() ? 0 : differ[0]) + " turns at " +
+                 num(seen[differ.empty() ? 0 : differ[0]], 10) + ", the configuration's at " +
+                 num(want[differ.empty() ? 0 : differ[0]], 10) + "; pair 1 implies the base " + num(theta_seen) + ")";
     if (const std::string n = dynamic && theta_seen < 1.01 * rc.c.theta ? reads_length() : ""; !n.empty()) {
       speed_note = n;  // plain speeds but for float noise (slow pairs below the probe's threshold)
     } else if (rc.c.scaling.kind == PV_SCALE_DYNAMIC_NTK && theta_seen > rc.c.theta) {
@@ -223,6 +281,21 @@ json diagnose_scaled_rope(const check_run& cx, const rope_cfg& rc) {
         speed_note = std::string("the ramp of ") + kind_name(rc.c.scaling.kind) +
                      " runs the wrong way: the fastest pair is divided by " + num(S) + ", the slowest kept";
       } else {
+        // llama3's low and high frequency factors swapped, or the factor
+        // inverted (speeds multiplied by S where they are divided)
+        rope_scaling swapped = s, inverted = s;
+        std::swap(swapped.low, swapped.high);
+        inverted.factor = 1 / S;
+        if (rc.c.scaling.kind == PV_SCALE_LLAMA3 && s.low != s.high &&
+            rel_diff(seen, speeds(swapped, rc.c.theta)) < tol)
+          speed_note = "it swaps llama3's low_freq_factor and high_freq_factor (" + num(s.low) + " and " +
+                       num(s.high) + "): the pairs of wavelength above L0 / " + num(s.high) +
+                       " are divided by the factor, the rest kept, none smoothed";
+        else if (rel_diff(seen, speeds(inverted, rc.c.theta)) < tol)
+          speed_note = std::string("it inverts the factor of ") + kind_name(rc.c.scaling.kind) +
+                       ": the slow pairs' speeds are multiplied by " + num(S) + ", not divided";
+      }
+      if (speed_note.rfind("its speeds match no known rule", 0) == 0) {
         // the ramp placed for another original length L0 (the pretraining
         // context read from another field, or the scaled length S L0)
         const double L0 = s.original_length;
@@ -241,6 +314,46 @@ json diagnose_scaled_rope(const check_run& cx, const rope_cfg& rc) {
     }
   }
   if (!speed_note.empty()) findings.insert(findings.begin(), speed_note);
+  // M-RoPE: which axis drives each pair, from one probe per axis (position 1
+  // on that axis, 0 on the others), against the sections' assignment
+  if (rc.c.mrope && na > 1 && Rk == R) {
+    std::vector<call> probes;
+    for (std::size_t a = 0; a < na; ++a) {
+      std::vector<double> e(na, 0.0);
+      e[a] = 1;
+      probes.push_back(rope_probe(rc, t, e));
+    }
+    auto ar = run_batch(cx.lib, probes, cx.ro);
+    bool ok = true;
+    for (const auto& r : ar) ok = ok && r.st == status::ok;
+    if (ok) {
+      const auto L = reference_layout(rc.c);
+      std::vector<std::vector<std::size_t>> drives(na), asked(na);
+      bool differ = false, interleaved = true;
+      std::vector<std::vector<std::vector<double>>> Ms;
+      for (const auto& r : ar) Ms.push_back(probe_rows(r, t, D));
+      for (std::size_t k = 0; k < Rk / 2 && k < L.pairs.size(); ++k) {
+        const std::size_t comp = off0 + (halves ? k : 2 * k);
+        std::size_t by = na;
+        double most = 0;
+        for (std::size_t a = 0; a < na; ++a)
+          if (const double ang = turned_by(Ms[a], comp); ang > most) most = ang, by = a;
+        if (by == na) continue;  // turns on no axis: unread
+        drives[by].push_back(k);
+        asked[L.pairs[k].axis].push_back(k);
+        differ = differ || by != L.pairs[k].axis;
+        interleaved = interleaved && by == k % na;
+      }
+      if (differ) {
+        std::string f = "position axes drive other pairs than the sections assign";
+        if (interleaved) f += " (pair k is driven by axis k mod " + std::to_string(na) + ": interleaved sections, not contiguous)";
+        for (std::size_t a = 0; a < na; ++a)
+          f += (a == 0 ? ": " : "; ") + std::string("axis ") + std::to_string(a) + " drives pairs " +
+               text::ranges(drives[a]) + " (expected " + text::ranges(asked[a]) + ")";
+        findings.push_back(f);
+      }
+    }
+  }
   // positions 257 and 2049 on every coordinate: the position it turns by, read
   // off the two fastest pairs whose angle there stays below 3 rad (no wrap),
   // which must agree (cos and sin rounded to 16 bits are too noisy to read)

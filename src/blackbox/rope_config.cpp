@@ -1,7 +1,9 @@
 #include "blackbox/rope_model.h"
+#include "core/seeded.h"
 
 #include <cctype>  // isdigit
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
 
@@ -35,13 +37,15 @@ std::vector<double> modifier_args(const std::string& m, const std::string& name,
     v.push_back(x);
     i = c + 1;
   }
-  if (v.size() != n)
+  if (n != 0 && v.size() != n)
     throw bad(name + " takes " + std::to_string(n) + " arguments (" + name + "(" + fields + ")), got " +
               std::to_string(v.size()));
   return v;
 }
 
 bool is_integer(double v) { return v == std::floor(v) && v < 1e9; }
+
+const std::string kModifiers = "partial, last, mrope, freq_factors, linear, ntk, dynamic, yarn, llama3";
 
 }  // namespace
 
@@ -90,8 +94,9 @@ rope_cfg parse_rope_config(const std::string& spec) {
   // the first R components), and at most one scaling
   const std::string mods = spec.substr(c3 + 1);
   bool scaled = false;
-  double partial_R = 0;         // partial(R), when given
+  double partial_R = 0;         // partial(R) or last(R), when given
   std::vector<double> sections;  // mrope(...), when given
+  std::vector<double> factors;   // freq_factors(...), when given
   i = 0;
   while (i <= mods.size()) {
     std::size_t c = mods.find('+', i);
@@ -100,12 +105,17 @@ rope_cfg parse_rope_config(const std::string& spec) {
     i = c + 1;
     const std::size_t open = m.find('(');
     if (open == std::string::npos || m.back() != ')')
-      throw bad("modifier '" + m + "' is not NAME(ARGS) (partial, mrope, linear, ntk, dynamic, yarn, llama3)");
+      throw bad("modifier '" + m + "' is not NAME(ARGS) (" + kModifiers + ")");
     const std::string name = m.substr(0, open);
     std::string tag = m;
     for (char& ch : tag)
       if (ch == '(' || ch == ',') ch = '-';
     tag.pop_back();
+    if (name == "freq_factors") {  // up to 128 values: a digest of them names the configuration
+      char h[9];
+      std::snprintf(h, sizeof h, "%08llx", static_cast<unsigned long long>(fnv1a(m) & 0xffffffffu));
+      tag = "freq_factors-" + std::string(h);
+    }
     r.name += "-" + tag;
     auto& s = r.c.scaling;
     auto set_scaling = [&](pv_rope_scaling_kind k) {
@@ -119,16 +129,19 @@ rope_cfg parse_rope_config(const std::string& spec) {
     auto length_ok = [&](double L, const char* what) {
       if (!is_integer(L) || L < 2) throw bad(name + " " + what + " '" + to_decimal(L) + "' is not a whole number >= 2");
     };
-    if (name == "partial" || name == "mrope") {
-      if (name == "partial" ? partial_R > 0 : !sections.empty()) throw bad("modifier '" + m + "': " + name + " twice");
+    if (name == "partial" || name == "last" || name == "mrope") {
+      if (name == "mrope" ? !sections.empty() : partial_R > 0)
+        throw bad("modifier '" + m + "': " + (name == "mrope" ? name : std::string("partial or last")) + " twice");
       if (r.c.n_axes != 1) throw bad(name + " needs one head dimension in DIMS, got '" + dims_s + "'");
       const int D = r.c.head_dim;
-      if (name == "partial") {
+      if (name != "mrope") {
         const double R = modifier_args(m, name, 1, "R", bad)[0];
         if (!is_integer(R) || int(R) % 2 || R > D || R < 2)
-          throw bad("partial rotary dimension '" + to_decimal(R) + "' is not an even number in [2, " +
-                    std::to_string(D) + "]");
+          throw bad(std::string(name == "last" ? "rotary" : "partial rotary") + " dimension '" + to_decimal(R) +
+                    "' is not an even number in [2, " + std::to_string(D) + "]");
         partial_R = R;
+        // last(R): the last R components rotate (MLA's rope part after the no-position part)
+        if (name == "last") r.c.rotary_offset = D - int(R);
       } else {
         // three sections (Qwen2-VL: temporal, height, width), or four (ggml's
         // M-RoPE has a fourth, "e")
@@ -177,8 +190,13 @@ rope_cfg parse_rope_config(const std::string& spec) {
       s.low = a[1];
       s.high = a[2];
       s.original_length = a[3];
+    } else if (name == "freq_factors") {
+      if (!factors.empty()) throw bad("modifier 'freq_factors': twice");
+      factors = modifier_args(m, name, 0, "F0,F1,...: one per rotated pair", bad);
+      for (double f : factors)
+        if (f > 1e6) throw bad("freq_factors value '" + to_decimal(f) + "' is not in (0, 1e6]");
     } else {
-      throw bad("modifier '" + name + "' is not one of partial, mrope, linear, ntk, dynamic, yarn, llama3");
+      throw bad("modifier '" + name + "' is not one of " + kModifiers);
     }
   }
   if (partial_R > 0) r.c.axes_dim[0] = int(partial_R);
@@ -193,11 +211,22 @@ rope_cfg parse_rope_config(const std::string& spec) {
     for (std::size_t a = 0; a < sections.size(); ++a) r.c.axes_dim[a] = int(2 * sections[a]);
     r.c.mrope = 1;
   }
+  if (!factors.empty()) {  // one per pair of the R rotated components (llama.cpp's rope_freqs, LongRoPE)
+    const std::size_t pairs = rotary_dim(r.c) / 2;
+    if (factors.size() != pairs)
+      throw bad("freq_factors has " + std::to_string(factors.size()) + " values, the configuration rotates " +
+                std::to_string(pairs) + " pairs (R/2)");
+    if (pairs > PV_MAX_FREQ_FACTORS)
+      throw bad("freq_factors: at most " + std::to_string(PV_MAX_FREQ_FACTORS) + " pairs, the configuration rotates " +
+                std::to_string(pairs));
+    r.c.n_freq_factors = int(pairs);
+    for (std::size_t k = 0; k < pairs; ++k) r.c.freq_factors[k] = factors[k];
+  }
   // theta' = theta b^(R/(R-2)) needs R >= 4
   if ((r.c.scaling.kind == PV_SCALE_NTK || r.c.scaling.kind == PV_SCALE_DYNAMIC_NTK) && rotary_dim(r.c) < 4)
     throw bad("ntk and dynamic need at least 4 rotated components, got " + std::to_string(rotary_dim(r.c)));
-  for (double w : scaled_speeds<double>(rotary_dim(r.c), r.c.theta, scaling_of(r.c)))
-    if (!std::isfinite(w) || !(w >= 0x1p-1022))
+  for (const auto& p : reference_layout(r.c).pairs)
+    if (const double w = convert<double>(p.speed); !std::isfinite(w) || !(w >= 0x1p-1022))
       throw bad("theta '" + theta_s + "' with '" + mods + "' gives a speed outside the normal doubles");
   return r;
 }
@@ -207,7 +236,10 @@ std::vector<std::pair<std::string, std::string>> rope_presets() {
           {"qwen2-vl", "halves:1000000:128:mrope(16,24,24)"},
           {"flux.1", "adjacent:10000:16,56,56"},
           {"phi-2", "halves:10000:80:partial(32)"},
-          {"gpt-neox-20b", "halves:10000:96:partial(24)"}};
+          {"gpt-neox-20b", "halves:10000:96:partial(24)"},
+          // MLA: a query head of 128 components without position, then 64 rotated by
+          // YaRN (factor 40 from 4096), its mscale moved into the softmax scale (a = 1)
+          {"deepseek-v2-lite", "adjacent:10000:192:last(64)+yarn(40,32,1,4096,1)"}};
 }
 
 rope_cfg parse_rope_preset(const std::string& name) {

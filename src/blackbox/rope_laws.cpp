@@ -1,6 +1,7 @@
 // RoPE and FLUX.1 laws through the C interface (tolerance model: blackbox/rope_model.h);
 // each law's id and statement come from its header in src/laws/rope/ or src/laws/flux/.
 #include "blackbox/diagnose.h"
+#include "blackbox/rows_outside.h"
 #include "blackbox/declines.h"
 #include "blackbox/law_run.h"
 #include "blackbox/laws.h"
@@ -366,41 +367,6 @@ law_result law_model_grid(const check_run& cx0, const rope_cfg& rc) {
       });
 }
 
-/// Which rows of a rope.rows case are outside their tolerance (in binary64,
-/// each row r against pair r mod D), as ranges, and whether they are exactly
-/// the batch's last, partial tile of 16 or 64 rows: the diagnosis of a
-/// failure, read from the case itself.
-template <class T>
-std::string rows_outside(const matrix<T>& y, const matrix<double>& ref, const matrix<double>& tol, std::size_t D) {
-  const std::size_t n = y.rows;
-  std::vector<bool> bad(n, false);
-  std::size_t count = 0;
-  for (std::size_t r = 0; r < n; ++r) {
-    for (std::size_t c = 0; c < y.cols && !bad[r]; ++c)
-      bad[r] = !(std::abs(double(y(r, c)) - ref(r % D, c)) <= tol(r % D, c));
-    count += bad[r];
-  }
-  std::string ranges;
-  for (std::size_t r = 0; r < n;) {
-    if (!bad[r]) { ++r; continue; }
-    std::size_t e = r;
-    while (e + 1 < n && bad[e + 1]) ++e;
-    ranges += (ranges.empty() ? "" : ", ") + std::to_string(r) + (e > r ? "-" + std::to_string(e) : "");
-    r = e + 1;
-  }
-  std::string t = std::to_string(count) + " of " + std::to_string(n) + " rows outside their tolerance: " + ranges;
-  for (std::size_t tile : {64u, 16u}) {
-    const std::size_t tail = n % tile;
-    if (!tail || n < tile || count != tail) continue;
-    bool last = true;
-    for (std::size_t r = n - tail; r < n; ++r) last = last && bad[r];
-    if (last)
-      return t + ": exactly the last " + std::to_string(tail) + " rows, the partial tile past the last full tile of " +
-             std::to_string(tile) + " rows (a tail the kernel does not handle)";
-  }
-  return t;
-}
-
 /// rope.rows (laws/rope/rows.h): one case per batch size; row r of a case is
 /// pair r mod D of its D distinct (row, position) pairs, and every returned
 /// row is judged against its pair's reference. An entry is first compared in
@@ -415,7 +381,7 @@ law_result law_rows(const check_run& cx0, const rope_cfg& rc) {
   cx.cases = int(S);
   cx.min_cases = std::min(cx0.min_cases, cx.cases);
   law_run Lr(cx, law::id, type_name<T>(), rc.name, law::statement(),
-             pv_rope_config_version(&rc.c) == 3 ? scaled_model_rule() : model_rule());
+             pv_rope_config_version(&rc.c) >= 3 ? scaled_model_rule() : model_rule());
   if (!Lr.selected()) return Lr.finish();
   const std::size_t na = std::size_t(rc.c.n_axes), d = std::size_t(rc.c.head_dim);
   const long P = position_limit(cx, rc);
@@ -488,7 +454,7 @@ void laws_for(const check_run& cx, const rope_cfg& rc, std::vector<law_result>& 
   // agreement with the reference
   out.push_back(simple_law<T>(
       cx, rc, laws::rope_reference::id, laws::rope_reference::statement(),
-      pv_rope_config_version(&rc.c) == 3 ? scaled_model_rule() : model_rule(), nullptr,
+      pv_rope_config_version(&rc.c) >= 3 ? scaled_model_rule() : model_rule(), nullptr,
       [&](rng& g, int, matrix<T>& x, std::vector<double>& pos) {
         const std::size_t n = std::size_t(g.range(1, 4));
         x = random_heads<T>(g, n, d);

@@ -152,12 +152,19 @@ inline std::size_t rotary_dim(const pv_rope_config& c) {
   return R;
 }
 
-/// The configurations of ABI version 3 the mutation suite adds to rope_configs(): one per
-/// scaling, partial rotary and M-RoPE (docs/rope-configs.md).
+/// Whether component i rotates: rotary_offset <= i < rotary_offset + R.
+inline bool rotated_component(const pv_rope_config& c, std::size_t i) {
+  return i >= std::size_t(c.rotary_offset) && i < std::size_t(c.rotary_offset) + rotary_dim(c);
+}
+
+/// The configurations of ABI versions 3 and 7 the mutation suite adds to rope_configs():
+/// one per scaling, partial rotary and M-RoPE, and one rotating the last 16 of 48
+/// components with per-pair frequency factors (docs/rope-configs.md).
 inline std::vector<rope_cfg> scaled_rope_configs() {
   std::vector<rope_cfg> v;
   for (const char* spec : {"halves:10000:64:linear(4)", "adjacent:10000:64:ntk(8)",
-                           "halves:10000:64:dynamic(2,4096,16384)", "halves:10000:128:yarn(16,32,1,4096)"})
+                           "halves:10000:64:dynamic(2,4096,16384)", "halves:10000:128:yarn(16,32,1,4096)",
+                           "adjacent:10000:48:last(16)+freq_factors(1,1,2,4,8,8,8,8)"})
     v.push_back(parse_rope_config(spec));
   for (const char* name : {"llama-3.1-8b", "phi-2", "qwen2-vl"}) v.push_back(parse_rope_preset(name));
   return v;
@@ -171,12 +178,14 @@ inline std::vector<rope_cfg> mutation_rope_configs() {
 }
 
 inline rope_layout<hp> reference_layout(const pv_rope_config& c) {
-  if (pv_rope_config_version(&c) == 3) {  // partial rotary, M-RoPE, scaled speeds: one ladder
+  if (pv_rope_config_version(&c) >= 3) {  // partial rotary, M-RoPE, scaled speeds, offset, factors: one ladder
     std::vector<std::size_t> sections;
     for (int a = 0; a < c.n_axes; ++a) sections.push_back(std::size_t(c.axes_dim[a]));
+    std::vector<hp> factors;
+    for (int k = 0; k < c.n_freq_factors && k < PV_MAX_FREQ_FACTORS; ++k) factors.push_back(convert<hp>(c.freq_factors[k]));
     return rope_scaled_layout<hp>(std::size_t(c.head_dim), sections, convert<hp>(c.theta),
                                   c.pairing == PV_PAIRS_ADJACENT ? pairing::adjacent : pairing::halves,
-                                  scaling_of(c));
+                                  scaling_of(c), std::size_t(c.rotary_offset), factors);
   }
   std::vector<std::size_t> dims;
   for (int a = 0; a < c.n_axes; ++a) dims.push_back(static_cast<std::size_t>(c.axes_dim[a]));
@@ -317,12 +326,13 @@ template <class T>
 std::vector<hp> scaled_component_tolerance(const rope_layout<hp>& L, const pv_rope_config& c,
                                            const double* pos, const T* x, const rope_units& u) {
   std::vector<hp> t(L.head_dim, hp(0));
+  const std::size_t R = rotary_dim(c), off = std::size_t(c.rotary_offset);
   if (u.stored)
-    for (std::size_t i = rotary_dim(c); i < L.head_dim; ++i)
-      t[i] = ((1 + u.op) * (1 + u.op) - 1) * abs(convert<hp>(x[i])) + u.eta;
-  const std::size_t R = rotary_dim(c);
+    for (std::size_t i = 0; i < L.head_dim; ++i)
+      if (i < off || i >= off + R) t[i] = ((1 + u.op) * (1 + u.op) - 1) * abs(convert<hp>(x[i])) + u.eta;
   const hp theta_eff = effective_theta(scaling_of(c), convert<hp>(c.theta), R);
-  const hp eps_s = scaling_speed_error(c, u.angle), a = L.scale;
+  // a frequency factor: one more division (and the factor's own rounding, in a kernel's float32 table)
+  const hp eps_s = scaling_speed_error(c, u.angle) + (c.n_freq_factors ? hp(2 * u.angle) : hp(0)), a = L.scale;
   const hp rounding = rotation_rounding(u) + (a == 1 ? hp(0) : hp(4 * u.op)), floor = rotation_floor(u);
   for (std::size_t k = 0; k < L.pairs.size(); ++k) {
     const auto& p = L.pairs[k];
@@ -349,7 +359,7 @@ inline std::string scaled_model_rule() {
 template <class T>
 std::vector<hp> component_tolerance(const rope_layout<hp>& L, const pv_rope_config& c,
                                     const double* pos, const T* x, const rope_units& u) {
-  if (pv_rope_config_version(&c) == 3) return scaled_component_tolerance<T>(L, c, pos, x, u);
+  if (pv_rope_config_version(&c) >= 3) return scaled_component_tolerance<T>(L, c, pos, x, u);
   std::vector<hp> t(L.head_dim, hp(0));
   const hp e_rot = rotation_rounding(u), floor = rotation_floor(u);
   std::vector<std::size_t> k_of_axis(L.n_axes, 0);  // rope_axes lists each axis's pairs in ladder order
@@ -388,7 +398,7 @@ struct kernel_speeds {
 inline void ladder_roundings(const rope_layout<hp>& L, const pv_rope_config& c, kernel_speeds& ks) {
   ks.roundings.assign(std::size_t(c.head_dim), 1);
   ks.scale = L.scale;
-  const bool v3 = pv_rope_config_version(&c) == 3;
+  const bool v3 = pv_rope_config_version(&c) >= 3;
   std::vector<std::size_t> k_of_axis(L.n_axes, 0);
   for (std::size_t i = 0; i < L.pairs.size(); ++i) {
     const auto& p = L.pairs[i];

@@ -23,12 +23,13 @@ void draw_rows(rng& g, const rope_cfg& rc, long P, std::size_t n, matrix<T>& x, 
   for (auto& p : pos) p = double(g.uniform() < 0.3 ? g.range(0, std::min(64L, P)) : g.range(0, P));
 }
 
-/// Partial rotary: components R .. head_dim - 1 come back bit for bit.
+/// Partial rotary: the components outside the rotated block come back bit for bit.
 template <class T>
 law_result law_pass_through(const check_run& cx, const rope_cfg& rc) {
   const std::size_t D = std::size_t(rc.c.head_dim), R = rotary_dim(rc.c);
   namespace law = laws::partial_pass_through;
-  law_run Lr(cx, law::id, type_name<T>(), rc.name, law::statement(R, D), law::tolerance_rule());
+  law_run Lr(cx, law::id, type_name<T>(), rc.name, law::statement(R, D, std::size_t(rc.c.rotary_offset)),
+             law::tolerance_rule());
   if (!Lr.selected()) return Lr.finish();
   auto ks = Lr.case_indices();
   std::vector<matrix<T>> xs;
@@ -45,7 +46,8 @@ law_result law_pass_through(const check_run& cx, const rope_cfg& rc) {
                [&](std::size_t i, const describer& desc) {
                  auto y = from_bytes<T>(Lr.results()[i].out, xs[i].rows, xs[i].cols);
                  for (std::size_t r = 0; r < y.rows; ++r)
-                   for (std::size_t c = R; c < D; ++c) {
+                   for (std::size_t c = 0; c < D; ++c) {
+                     if (rotated_component(rc.c, c)) continue;
                      const T x = xs[i](r, c), sent = wire ? T(round_to_format(double(x), wf)) : x,
                              held = stored ? T(round_to_format(double(sent), cx.accuracy)) : sent;
                      if (std::memcmp(&y(r, c), &sent, sizeof(T)) && std::memcmp(&y(r, c), &held, sizeof(T))) {
@@ -91,7 +93,7 @@ law_result law_temperature(const check_run& cx, const rope_cfg& rc) {
                  hp dot, bound, qk = 0;
                  dot_within(y, 0, 1, t0.data(), t1.data(), dot, bound);
                  for (std::size_t c = 0; c < xs[i].cols; ++c) {
-                   const bool rotated = c < rotary_dim(rc.c);  // pass-through components are not scaled
+                   const bool rotated = rotated_component(rc.c, c);  // pass-through components are not scaled
                    qk += convert<hp>(xs[i](0, c)) * convert<hp>(xs[i](1, c)) * (rotated ? hp(a * a) : hp(1));
                  }
                  return Lr.within(ks[i], abs(dot - qk), bound,
@@ -201,7 +203,7 @@ void laws_of(const check_run& cx, const rope_cfg& rc, std::vector<law_result>& o
 }  // namespace
 
 void rope_scaled_laws(const check_run& cx, const rope_cfg& rc, std::vector<law_result>& out) {
-  if (pv_rope_config_version(&rc.c) != 3) return;
+  if (pv_rope_config_version(&rc.c) < 3) return;
   laws_of<float>(cx, rc, out);
   if (!cx.float_only) laws_of<double>(cx, rc, out);
 }

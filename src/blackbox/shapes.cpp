@@ -1,5 +1,6 @@
 #include "blackbox/shapes.h"
 
+#include "blackbox/key_weights.h"
 #include "blackbox/laws.h"
 #include "blackbox/plain_in_class.h"
 #include "blackbox/structured_inputs.h"
@@ -145,10 +146,12 @@ std::string describe_case(const judged_case<T>& c, std::uint64_t seed) {
 /// (plain_in_class.h) errs at least half as much as the kernel on the
 /// failing case (less u max|v|), by the largest error over its entries: "the error is
 /// consistent with ..." (the classes go to `classes`: advice once the laws
-/// pass with them and bound this shape, run.cpp), or no cause named.
+/// pass with them and bound this shape, run.cpp). When none is, the keys'
+/// weights read at this shape (key_weights.h, output row `row`) name what the
+/// kernel does with them: keys dropped, blocks of keys scaled, a normaliser.
 template <class T>
 std::string diagnose_shape(const check_run& cx, const att_inputs<T>& in, const matrix<T>& out,
-                           const attention_reference& ref, std::vector<std::string>& classes) {
+                           const attention_reference& ref, std::size_t row, std::vector<std::string>& classes) {
   auto largest_error = [&](const matrix<T>& m) {
     double e = 0;
     for (std::size_t x = 0; x < m.a.size(); ++x)
@@ -177,7 +180,20 @@ std::string diagnose_shape(const check_run& cx, const att_inputs<T>& in, const m
                   to_decimal(err) + ")";
     classes.push_back(name);
   }
-  return consistent.empty() ? "no accuracy class explains the error (largest " + to_decimal(err) + ")" : consistent;
+  if (!consistent.empty()) return consistent;
+  const std::string none = "no accuracy class explains the error (largest " + to_decimal(err) + ")";
+  const shape s{in.q.rows, in.k.rows, in.q.cols, in.v.cols};
+  std::string error;
+  const auto readings = read_key_weights<T>(cx, s, row, error);
+  if (readings.empty()) return none + "; " + error;
+  const std::string f =
+      key_weight_finding(readings, key_weight_tolerance(cx, double(unit_roundoff<T>()), readings.back().n_k));
+  if (!f.empty()) return f + "; " + none;
+  std::string at;
+  for (const auto& r : readings)
+    if (!r.rising) at += (at.empty() ? "" : " and ") + std::to_string(r.n_k);
+  return "the keys' weights read with v = I are softmax's (n_k = " + at +
+         ", equal and rising scores): the error lies in the sum over the values or in these inputs' scores; " + none;
 }
 
 template <class T>
@@ -278,7 +294,7 @@ law_result law_shapes(const check_run& cx0) {
                                  ", " + std::to_string(col) + ") (got " + to_decimal(out.a[o.entry]) + ", reference " +
                                  ref::to_decimal(o.ref_value, 20) + ")",
                              desc);
-    if (!ok) L.diagnose(diagnose_shape(cx, c.in, out, ref, L.result_ref().advise));
+    if (!ok) L.diagnose(diagnose_shape(cx, c.in, out, ref, r, L.result_ref().advise));
     return ok;
   });
   L.result_ref().extra.set("shapes", rows);

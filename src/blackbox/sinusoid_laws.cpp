@@ -6,6 +6,8 @@
 // (rope_model.h, speed_error).
 #include "blackbox/rope_model.h"
 #include "blackbox/declines.h"
+#include "blackbox/diagnose_sinusoid.h"
+#include "blackbox/rows_outside.h"
 #include "blackbox/law_run.h"
 #include "blackbox/laws.h"
 #include "laws/sinusoid/linear_shift.h"
@@ -85,6 +87,7 @@ law_result law_reference(const check_run& cx) {
                         desc);
           return ok;
         });
+    if (!ok) L.diagnose(diagnose_sinusoid<T>(cx, c.d, c.base));
     return ok;
   });
   return L.finish();
@@ -123,6 +126,7 @@ law_result law_linear_shift(const check_run& cx) {
                         desc);
           return ok;
         });
+    if (!ok) L.diagnose(diagnose_sinusoid<T>(cx, c.d, c.base));
     return ok;
   });
   return L.finish();
@@ -186,7 +190,14 @@ law_result law_rows(const check_run& cx0) {
           if (ok) ok = L.within(ks[i], e.diff, e.bound, where(e.row, e.col, e.got, e.expected), desc);
           return true;  // every reference is needed below
         });
-    if (!ok) return false;
+    if (!ok) {
+      L.diagnose(diagnose_sinusoid<T>(cx, c.d, c.base));
+      return false;
+    }
+    matrix<double> refd(D, c.d), told(D, c.d);  // for the diagnosis of a later row
+    for (std::size_t j = 0; j < D; ++j)
+      for (std::size_t col = 0; col < c.d; ++col)
+        refd(j, col) = convert<double>(ref(j, col)), told(j, col) = convert<double>(tol(j, col));
     double worst = -1;
     std::size_t wr = 0, wc = 0;
     for (std::size_t r = D; r < n; ++r)
@@ -196,8 +207,10 @@ law_result law_rows(const check_run& cx0) {
         const double e = std::abs(double(out(r, col)) - rd);
         if (!(e + 0x1p-52 * std::abs(rd) <= 0.5 * td)) {  // NaN and infinity included
           if (!L.within(ks[i], abs(convert<hp>(out(r, col)) - ref(j, col)), tol(j, col),
-                        where(r, col, out(r, col), ref(j, col)), desc))
+                        where(r, col, out(r, col), ref(j, col)), desc)) {
+            L.diagnose(rows_outside(out, refd, told, D));
             return false;
+          }
           continue;
         }
         if (e / td > worst) worst = e / td, wr = r, wc = col;

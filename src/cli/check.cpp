@@ -171,7 +171,7 @@ cli::option_table check_options(check_args& a) {
        "yarn(S,BF,BS,L0[,A]) or llama3(S,LOW,HIGH,L0), joined by + (docs/rope-configs.md)",
        rope_config},
       {"--rope-preset", "NAME",
-       "a model's RoPE: llama-3.1-8b, qwen2-vl, flux.1, phi-2, gpt-neox-20b (repeatable, with "
+       "a model's RoPE: llama-3.1-8b, qwen2-vl, flux.1, phi-2, gpt-neox-20b, deepseek-v2-lite (repeatable, with "
        "--rope-config)",
        rope_preset},
       {"--accuracy", "CLASS",

@@ -103,12 +103,15 @@ std::vector<T> scaled_speeds(std::size_t R, const T& theta, const rope_scaling& 
   return w;
 }
 
-/// A 1-D or M-RoPE layout over head_dim components of which the first R = sum(sections)
-/// rotate with one scaled ladder theta^(-2k/R); pair k is driven by the axis whose section
-/// holds component 2k (M-RoPE) or by axis 0 (one section). The rest pass through.
+/// A 1-D or M-RoPE layout over head_dim components of which R = sum(sections), from
+/// component `offset` on (0: the first R), rotate with one scaled ladder theta^(-2k/R),
+/// pair k's speed divided by factors[k] when factors are given (R/2 of them); pair k is
+/// driven by the axis whose section holds component 2k (M-RoPE) or by axis 0 (one
+/// section). The rest pass through.
 template <class T>
 rope_layout<T> rope_scaled_layout(std::size_t head_dim, const std::vector<std::size_t>& sections,
-                                  const T& theta, pairing p, const rope_scaling& s) {
+                                  const T& theta, pairing p, const rope_scaling& s, std::size_t offset = 0,
+                                  const std::vector<T>& factors = {}) {
   rope_layout<T> L;
   L.head_dim = head_dim;
   L.n_axes = sections.size();
@@ -119,8 +122,8 @@ rope_layout<T> rope_scaled_layout(std::size_t head_dim, const std::vector<std::s
   std::size_t axis = 0, end = sections.empty() ? 0 : sections[0];
   for (std::size_t k = 0; k < w.size(); ++k) {
     while (2 * k >= end && axis + 1 < sections.size()) end += sections[++axis];
-    auto ab = pair_indices(p, 0, R, k);
-    L.pairs.push_back({ab[0], ab[1], axis, w[k]});
+    auto ab = pair_indices(p, offset, R, k);
+    L.pairs.push_back({ab[0], ab[1], axis, k < factors.size() ? T(w[k] / factors[k]) : w[k]});
   }
   return L;
 }

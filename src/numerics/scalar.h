@@ -80,4 +80,12 @@ std::string to_decimal(const T& x) {
   }
 }
 
+/// A short decimal for a finding: `digits` significant digits (%g), e.g.
+/// "0.5582", "28.67", "5e+05". Not lossless: counterexamples use to_decimal.
+inline std::string significant(double x, int digits = 4) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*g", digits, x);
+  return buf;
+}
+
 }  // namespace pv

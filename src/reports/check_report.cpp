@@ -162,11 +162,13 @@ std::string report_md(const check_run& cx, const run_output& o, const json& regr
   for (std::size_t k = 0; k < sandbox::operations().size(); ++k)
     md += std::string(k ? " · " : " ") + sandbox::operations()[k].name + " " +
           (o.lib.has(sandbox::op(k)) ? "yes" : "no (laws not run)");
-  if (o.lib.has(sandbox::op::rope)) {  // the configurations of version 3 it is sent (impl.h, version 6)
-    static const char* const caps[] = {"partial rotary", "M-RoPE", "scaled speeds"};
+  if (o.lib.has(sandbox::op::rope)) {  // the configurations of versions 3 and 7 it is sent (impl.h)
+    // bit b of rope_caps (bit 3, the length model, is said below)
+    static const char* const caps[] = {"partial rotary", "M-RoPE", "scaled speeds", nullptr, "a rotary offset",
+                                       "frequency factors"};
     std::string c;
-    for (unsigned b = 0; b < 3; ++b)
-      if (o.lib.rope_caps >> b & 1) c += (c.empty() ? "" : ", ") + std::string(caps[b]);
+    for (unsigned b = 0; b < 6; ++b)
+      if (caps[b] && o.lib.rope_caps >> b & 1) c += (c.empty() ? "" : ", ") + std::string(caps[b]);
     md += " (rope is sent " + (c.empty() ? std::string("plain configurations only") : "plain configurations, " + c) +
           (o.lib.rope_caps & PV_ROPE_LENGTH_FROM_POSITIONS
                ? "; it takes dynamic NTK's length from the call's positions: each such call carries a row at "

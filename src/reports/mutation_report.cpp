@@ -47,7 +47,7 @@ std::string mutation_markdown(const json& j) {
   md += "\nMutation score: " + std::to_string(j.find("caught")->as_integer()) + " of " +
         std::to_string(j.find("mutants")->as_integer()) + " caught.\n";
   if (!diagnoses.empty())
-    md += "\n## Diagnoses of the RoPE mutants (black-box probes, first failing configuration)\n\n" + diagnoses;
+    md += "\n## Diagnoses (black-box probes after the first failing law or RoPE configuration)\n\n" + diagnoses;
   return md;
 }
 

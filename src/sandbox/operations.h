@@ -29,10 +29,14 @@ enum class op : std::uint8_t { attention, rope, sinusoid, attend };
 /// plugin or server may declare, and what a plugin of ABI versions 3-5, which
 /// declared nothing, is taken to take.
 inline constexpr std::uint32_t kEveryRopeCapability = PV_ROPE_PARTIAL | PV_ROPE_MROPE | PV_ROPE_SCALED;
-/// What a version-6 plugin or a server may declare in rope_caps: those, and
-/// how it computes dynamic NTK's length (PV_ROPE_LENGTH_FROM_POSITIONS, never
-/// implied: sandbox/length_model.h).
-inline constexpr std::uint32_t kEveryRopeDeclaration = kEveryRopeCapability | PV_ROPE_LENGTH_FROM_POSITIONS;
+/// The configurations of version 7 (a rotary offset, per-pair frequency
+/// factors): declared only, by a plugin of version 7 or a server of protocol 3.
+inline constexpr std::uint32_t kRopeVersion7Capabilities = PV_ROPE_ROTARY_OFFSET | PV_ROPE_FREQ_FACTORS;
+/// What a version-6 plugin or a server may declare in rope_caps: those, how
+/// it computes dynamic NTK's length (PV_ROPE_LENGTH_FROM_POSITIONS, never
+/// implied: sandbox/length_model.h), and the configurations of version 7.
+inline constexpr std::uint32_t kEveryRopeDeclaration =
+    kEveryRopeCapability | PV_ROPE_LENGTH_FROM_POSITIONS | kRopeVersion7Capabilities;
 
 /// The configuration of a rope() call (its first buffer; zero past a short one).
 inline pv_rope_config rope_config_of(const call& c) {
@@ -61,14 +65,21 @@ inline std::string exact(double v) {
 }
 
 /// A RoPE configuration: its main members, then a digest of every byte
-/// (scaling, M-RoPE), which alone tells two configurations apart.
+/// (scaling, M-RoPE), which alone tells two configurations apart. Without
+/// the members of version 7 the digest covers the struct of version 3 only
+/// (the digests of those configurations did not change when it grew).
 inline std::string rope_configuration(const call& c) {
   const pv_rope_config r = rope_config_of(c);
-  const auto& b = c.input(0);
+  auto b = c.input(0);
+  const bool v7 = r.rotary_offset || r.n_freq_factors;
+  if (!v7 && b.size() > offsetof(pv_rope_config, rotary_offset)) b.resize(offsetof(pv_rope_config, rotary_offset));
   std::string t = "configuration head_dim " + std::to_string(r.head_dim) + ", axes ";
   for (int a = 0; a < r.n_axes && a < 4; ++a) t += (a ? "+" : "") + std::to_string(r.axes_dim[a]);
   return t + ", theta " + exact(r.theta) + (r.pairing == PV_PAIRS_HALVES ? ", halves" : ", adjacent") +
-         (r.mrope ? ", M-RoPE" : "") + (r.scaling.kind ? ", scaled" : "") + " (bytes " + digest(b) + ")";
+         (r.mrope ? ", M-RoPE" : "") + (r.scaling.kind ? ", scaled" : "") +
+         (r.rotary_offset ? ", rotary offset " + std::to_string(r.rotary_offset) : std::string()) +
+         (r.n_freq_factors ? ", " + std::to_string(r.n_freq_factors) + " frequency factors" : std::string()) +
+         " (bytes " + digest(b) + ")";
 }
 
 }  // namespace row_text
@@ -177,7 +188,16 @@ inline const std::vector<operation>& operations() {
    .python_class = "RopeScaling"}
                      PV_SCALING_FIELD(factor), PV_SCALING_FIELD(low), PV_SCALING_FIELD(high),
                      PV_SCALING_FIELD(original_length), PV_SCALING_FIELD(length),
-                     PV_SCALING_FIELD(attention_factor)},
+                     PV_SCALING_FIELD(attention_factor),
+                     // protocol version 3: the members of ABI version 7 (rotary offset, frequency factors)
+                     {.name = "rotary_offset", .type = wire::i32, .config = 0,
+                      .offset = offsetof(pv_rope_config, rotary_offset), .lo = 0, .hi = 4096, .protocol = 3},
+                     {.name = "n_freq_factors", .type = wire::i32, .config = 0,
+                      .offset = offsetof(pv_rope_config, n_freq_factors), .lo = 0, .hi = PV_MAX_FREQ_FACTORS,
+                      .protocol = 3},
+                     {.name = "freq_factors", .type = wire::f64, .config = 0,
+                      .offset = offsetof(pv_rope_config, freq_factors), .count = PV_MAX_FREQ_FACTORS,
+                      .length = "n_freq_factors", .protocol = 3}},
 #undef PV_SCALING_FIELD
           .buffers = {{.name = "cfg", .type = elem::config, .bytes = sizeof(pv_rope_config),
                        .python_class = "RopeConfig"},
@@ -190,7 +210,8 @@ inline const std::vector<operation>& operations() {
           },
           .work = [](const call& c) { return double(c.dim("n")) * double(c.dim("head_dim")); },
           .configuration = row_text::rope_configuration,
-          // partial rotary, M-RoPE, scaled speeds: version 3 (pv_rope_config_version)
+          // partial rotary, M-RoPE, scaled speeds: version 3; a rotary offset,
+          // frequency factors: version 7 (pv_rope_config_version)
           .needs = [](const call& c) {
             return std::uint32_t(pv_rope_config_version(reinterpret_cast<const pv_rope_config*>(c.input(0).data())));
           },
@@ -201,7 +222,9 @@ inline const std::vector<operation>& operations() {
             for (int a = 0; a < cfg->n_axes && a < 4; ++a) sum += cfg->axes_dim[a];
             return (sum != cfg->head_dim ? std::uint32_t(PV_ROPE_PARTIAL) : 0u) |
                    (cfg->mrope ? std::uint32_t(PV_ROPE_MROPE) : 0u) |
-                   (cfg->scaling.kind ? std::uint32_t(PV_ROPE_SCALED) : 0u);
+                   (cfg->scaling.kind ? std::uint32_t(PV_ROPE_SCALED) : 0u) |
+                   (cfg->rotary_offset ? std::uint32_t(PV_ROPE_ROTARY_OFFSET) : 0u) |
+                   (cfg->n_freq_factors ? std::uint32_t(PV_ROPE_FREQ_FACTORS) : 0u);
           },
           .declares = [](const pv_impl& f) {
             return f.abi_version >= 6   ? f.rope_caps & kEveryRopeDeclaration

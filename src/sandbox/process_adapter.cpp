@@ -349,7 +349,8 @@ std::string read_hello(const std::string& p, hello_answer& h) {
   h.accuracy = p.substr(13 + nl, al);
   if (caps) {
     std::memcpy(&h.rope_caps, p.data() + 13 + nl + al, 4);
-    h.rope_caps &= kEveryRopeDeclaration;
+    // version 3 carries the members of ABI version 7: a server of version 2 cannot take them
+    h.rope_caps &= h.version >= 3 ? kEveryRopeDeclaration : kEveryRopeDeclaration & ~kRopeVersion7Capabilities;
   } else {
     h.rope_caps = PV_ROPE_PARTIAL;  // version 1 carries no other configuration of ABI version 3
   }

@@ -92,6 +92,27 @@ TEST(RopeConfig, ModifiersAccepted) {
   // a plain configuration stays version 1: old plugins keep being called with it
   const auto plain = parse_rope_config("halves:10000:64");
   EXPECT_EQ(pv_rope_config_version(&plain.c), 1);
+  // version 7: the last R components (MLA), per-pair frequency factors
+  auto last = parse_rope_config("adjacent:10000:192:last(64)+yarn(40,32,1,4096,1)");
+  EXPECT_EQ(last.c.axes_dim[0], 64);
+  EXPECT_EQ(last.c.rotary_offset, 128);
+  EXPECT_EQ(pv_rope_config_version(&last.c), 7);
+  auto ff = parse_rope_config("halves:500000:16:freq_factors(1,1,2,4,8,8,8,8.5)");
+  EXPECT_EQ(ff.c.n_freq_factors, 8);
+  EXPECT_EQ(ff.c.freq_factors[7], 8.5);
+  EXPECT_EQ(ff.c.rotary_offset, 0);
+  EXPECT_EQ(pv_rope_config_version(&ff.c), 7);
+  EXPECT_EQ(ff.name.rfind("user-halves-16-theta500000-freq_factors-", 0), 0u) << ff.name;
+  EXPECT_EQ(ff.name.size(), std::string("user-halves-16-theta500000-freq_factors-").size() + 8) << ff.name;
+  EXPECT_NE(ff.name, parse_rope_config("halves:500000:16:freq_factors(1,1,2,4,8,8,8,8)").name);
+  // the reference's speeds are the ladder's divided by the factors
+  const auto L = pv::blackbox::reference_layout(ff.c);
+  EXPECT_NEAR(pv::convert<double>(L.pairs[7].speed), std::pow(500000.0, -14.0 / 16) / 8.5, 1e-18);
+  EXPECT_EQ(L.pairs[7].a, 7u);
+  const auto Ll = pv::blackbox::reference_layout(last.c);
+  EXPECT_EQ(Ll.pairs[0].a, 128u);
+  EXPECT_EQ(Ll.pairs[0].b, 129u);
+  EXPECT_EQ(Ll.pairs.back().b, 191u);
 }
 
 TEST(RopeConfig, ModifiersRejectedNamingTheFieldAndValue) {
@@ -117,12 +138,26 @@ TEST(RopeConfig, ModifiersRejectedNamingTheFieldAndValue) {
       {"halves:10000:128:mrope(16,24,24)+partial(64)", "sum to 64, not R/2 = 32"},
       {"halves:10000:128:mrope(16,16,16,16,0)", "mrope argument '0'"},
       {"halves:10000:128:mrope(16,16,16,16,16)", "mrope takes 3 arguments (mrope(T,H,W[,E])), got 5"},
-      {"halves:10000:128:partial(32)+partial(32)", "partial twice"},
+      {"halves:10000:128:partial(32)+partial(32)", "partial or last twice"},
+      {"halves:10000:128:partial(32)+last(32)", "partial or last twice"},
+      {"halves:10000:64:last(66)", "rotary dimension '66' is not an even number in [2, 64]"},
+      {"halves:10000:16,56,56:last(16)", "last needs one head dimension"},
+      {"halves:10000:16:freq_factors(1,2,4)", "freq_factors has 3 values, the configuration rotates 8 pairs (R/2)"},
+      {"halves:10000:16:partial(8)+freq_factors(1,2,4,8,8)", "freq_factors has 5 values, the configuration rotates 4"},
+      {"halves:10000:16:freq_factors(1,2,4,0,1,1,1,1)", "freq_factors argument '0' is not a positive number"},
+      {"halves:10000:16:freq_factors(1,2,4,2e6,1,1,1,1)", "freq_factors value '2000000' is not in (0, 1e6]"},
+      {"halves:10000:4:freq_factors(1,1)+freq_factors(1,1)", "freq_factors': twice"},
       {"halves:10000:128:rope2d(1)", "modifier 'rope2d'"},
       {"halves:10000:128:yarn", "is not NAME(ARGS)"},
       {"halves:10000:128:", "is not NAME(ARGS)"},
       {"halves:10000:64:dynamic(2,4096)", "dynamic takes 3 arguments"}};
   for (const auto& [spec, want] : bad) EXPECT_NE(error_of(spec).find(want), std::string::npos) << spec << ": " << error_of(spec);
+  // at most 128 frequency factors (PV_MAX_FREQ_FACTORS: a head of 256)
+  std::string ones = "1";
+  for (int k = 1; k < 256; ++k) ones += ",1";
+  const std::string many = "halves:10000:512:freq_factors(" + ones + ")";
+  EXPECT_NE(error_of(many).find("freq_factors: at most 128 pairs, the configuration rotates 256"), std::string::npos)
+      << error_of(many);
 }
 
 TEST(RopePreset, PublishedConfigurations) {
@@ -134,6 +169,7 @@ TEST(RopePreset, PublishedConfigurations) {
   EXPECT_EQ(pv::blackbox::parse_rope_preset("gpt-neox-20b").c.head_dim, 96);
   EXPECT_EQ(pv::blackbox::parse_rope_preset("qwen2-vl").c.mrope, 1);
   EXPECT_EQ(pv::blackbox::parse_rope_preset("flux.1").c.n_axes, 3);
+  EXPECT_EQ(pv::blackbox::parse_rope_preset("deepseek-v2-lite").c.rotary_offset, 128);
   try {
     pv::blackbox::parse_rope_preset("llama-2");
     ADD_FAILURE() << "llama-2 accepted";

@@ -21,6 +21,7 @@ using pv::plugin_test::slurp;
 
 std::string builtin(const std::string& n) { return plugin_map(POSVERIFY_BUILTIN_PLUGINS).at(n); }
 std::string mutant(const std::string& n) { return plugin_map(POSVERIFY_MUTANT_PLUGINS).at(n); }
+std::string panel(const std::string& n) { return plugin_map(POSVERIFY_PANEL_PLUGINS).at(n); }
 pv::test::run_result run(const std::string& args) { return pv::test::run_posverify(args); }
 
 const char* kConfigs =
@@ -105,6 +106,14 @@ TEST(CheckScaled, EachMutantFailsTheLawOfItsConfiguration) {
        "rope.reference[user-halves-128-theta10000-yarn-16-32-1-4096/float32]"},
       {"scaled_yarn_ramp_swapped", "--rope-preset llama-3.1-8b", "rope.reference[llama-3.1-8b/float32]"},
       {"scaled_no_ramp", "--rope-preset llama-3.1-8b", "rope.reference[llama-3.1-8b/float32]"},
+      {"scaled_llama3_factors_swapped", "--rope-preset llama-3.1-8b", "rope.reference[llama-3.1-8b/float32]"},
+      {"scaled_llama3_factor_inverted", "--rope-preset llama-3.1-8b", "rope.reference[llama-3.1-8b/float32]"},
+      {"scaled_pairing_flipped", "--rope-preset phi-2", "rope.reference[phi-2/float32]"},
+      {"scaled_mrope_axes_swapped", "--rope-preset qwen2-vl", "rope.reference[qwen2-vl/float32]"},
+      {"scaled_rotary_offset_ignored", "--rope-preset deepseek-v2-lite",
+       "rope.partial.pass_through[deepseek-v2-lite/float32]"},
+      {"scaled_freq_factors_multiplied", "--rope-config 'adjacent:10000:48:last(16)+freq_factors(1,1,2,4,8,8,8,8)'",
+       "rope.reference[user-adjacent-48-theta10000-last-16-freq_factors-3b868e4b/float32]"},
       {"scaled_linear_factor_on_theta", "--rope-config 'adjacent:10000:64:linear(4)'",
        "rope.reference[user-adjacent-64-theta10000-linear-4/float32]"}};
   for (const auto& c : cases) {
@@ -119,6 +128,34 @@ TEST(CheckScaled, EachMutantFailsTheLawOfItsConfiguration) {
 }  // namespace
 
 namespace {
+
+// The configurations of ABI version 7 (a rotary offset, frequency factors) are
+// sent only to a plugin of version 7 that declares them: a version-6 plugin,
+// whose struct ends before those members, never receives one even when it sets
+// every bit of rope_caps, and a version-7 kernel without the declaration is
+// not sent one either (unsupported, never failed). The one that declares them
+// passes (the built-in scaled_rope).
+TEST(CheckScaled, Version7ConfigurationsGoOnlyToKernelsDeclaringThem) {
+  const std::string flags = " --rope-preset deepseek-v2-lite --rope-config 'halves:500000:16:freq_factors(1,1,2,4,8,8,8,8)'"
+                            " --rope-config halves:10000:64 --law rope.reference --cases 5";
+  const std::string ff = "rope.reference[user-halves-16-theta500000-freq_factors-3b868e4b/float32]";
+  for (const auto& [lib, name] : {std::pair<std::string, std::string>{POSVERIFY_ABI_V6_ALL_CAPS, "abi-v6-all-caps"},
+                                  {panel("rope_angle_ladder"), "panel-rope-angle-ladder"}}) {
+    const std::string dir = out_dir("scaled-v7-" + name);
+    auto r = run("check --impl " + lib + flags + " --out " + dir);
+    EXPECT_EQ(r.code, 0) << r.out;
+    auto v = verdicts(pv::json::parse(slurp(dir + "/" + name + ".json")));
+    EXPECT_EQ(v["rope.reference[deepseek-v2-lite/float32]"], pv::verdict::unsupported) << name;
+    EXPECT_EQ(v[ff], pv::verdict::unsupported) << name;
+    EXPECT_EQ(v["rope.reference[user-halves-64-theta10000/float32]"], pv::verdict::passed) << name;
+  }
+  const std::string dir = out_dir("scaled-v7-builtin");
+  auto s = run("check --impl " + builtin("scaled_rope") + flags + " --out " + dir);
+  EXPECT_EQ(s.code, 0) << s.out;
+  auto v = verdicts(pv::json::parse(slurp(dir + "/builtin-scaled-rope.json")));
+  EXPECT_EQ(v["rope.reference[deepseek-v2-lite/float32]"], pv::verdict::passed);
+  EXPECT_EQ(v[ff], pv::verdict::passed);
+}
 
 // The diagnosis names what a scaled kernel does (linear, NTK, YaRN scalings).
 TEST(CheckScaled, DiagnosisNamesTheRule) {
@@ -139,8 +176,23 @@ TEST(CheckScaled, DiagnosisNamesTheRule) {
        "it leaves out YaRN's attention factor"},
       {"scaled_linear_factor_on_theta", "--rope-config 'adjacent:10000:64:linear(4)'", "it applies the factor 4 to theta"},
       {"scaled_yarn_ramp_swapped", "--rope-preset llama-3.1-8b", "the ramp of the llama3 rule runs the wrong way"},
+      {"scaled_llama3_factors_swapped", "--rope-preset llama-3.1-8b",
+       "it swaps llama3's low_freq_factor and high_freq_factor (1 and 4)"},
+      {"scaled_llama3_factor_inverted", "--rope-preset llama-3.1-8b",
+       "it inverts the factor of the llama3 rule: the slow pairs' speeds are multiplied by 8, not divided"},
       {"scaled_dynamic_wrong_length", "--rope-config 'halves:10000:64:dynamic(2,4096,16384)'",
-       "it computes dynamic NTK's base for length 8192"}};
+       "it computes dynamic NTK's base for length 8192"},
+      {"scaled_pairing_flipped", "--rope-preset llama-3.1-8b",
+       "its speeds are those of the configuration; it pairs adjacent components (2i, 2i + 1), the configuration "
+       "split halves (i, i + R/2)"},
+      {"scaled_pairing_flipped", "--rope-config 'adjacent:10000:64:partial(32)+linear(4)'",
+       "it pairs split halves (i, i + R/2), the configuration adjacent components (2i, 2i + 1)"},
+      {"scaled_mrope_axes_swapped", "--rope-preset qwen2-vl",
+       "axis 1 drives pairs 40-63 (expected 16-39); axis 2 drives pairs 16-39 (expected 40-63)"},
+      {"scaled_rotary_offset_ignored", "--rope-preset deepseek-v2-lite",
+       "it rotates components 0 to 63, the configuration components 128 to 191"},
+      {"scaled_freq_factors_multiplied", "--rope-config 'halves:500000:16:freq_factors(1,1,2,4,8,8,8,8)'",
+       "it multiplies the speeds by the frequency factors instead of dividing them"}};
   for (const auto& c : cases) {
     const std::string dir = out_dir(std::string("scaled-diag-") + c.mutant);
     auto r = run("check --impl " + mutant(c.mutant) + " " + c.flags + " --law rope.reference --cases 3 --out " + dir);
@@ -201,10 +253,11 @@ TEST(CheckScaled, RebuiltVersion1RopeIsSentPlainConfigurationsOnly) {
   EXPECT_EQ(s.code, 0) << s.out;
   auto js = pv::json::parse(slurp(dir + "/builtin-scaled-rope.json"));
   EXPECT_EQ(js.find("implementation")->find("rope_caps")->as_integer(),
-            PV_ROPE_PARTIAL | PV_ROPE_MROPE | PV_ROPE_SCALED);
+            PV_ROPE_PARTIAL | PV_ROPE_MROPE | PV_ROPE_SCALED | PV_ROPE_ROTARY_OFFSET | PV_ROPE_FREQ_FACTORS);
   EXPECT_EQ(verdicts(js)["rope.reference[llama-3.1-8b/float32]"], pv::verdict::passed);
   EXPECT_NE(slurp(dir + "/builtin-scaled-rope.md")
-                .find("(rope is sent plain configurations, partial rotary, M-RoPE, scaled speeds)"),
+                .find("(rope is sent plain configurations, partial rotary, M-RoPE, scaled speeds, a rotary offset, "
+                      "frequency factors)"),
             std::string::npos);
 }
 
@@ -222,7 +275,6 @@ namespace {
 const char* kDynamic = " --rope-config 'halves:10000:64:dynamic(2,4096,16384)'";
 const char* kDynamicId = "user-halves-64-theta10000-dynamic-2-4096-16384";
 
-std::string panel(const std::string& n) { return plugin_map(POSVERIFY_PANEL_PLUGINS).at(n); }
 
 TEST(CheckLengthModel, AKernelReadingTheLengthFromThePositionsPassesWhenItDeclaresIt) {
   for (const char* maxpos : {"8192", "131072"}) {  // positions never pass the call's length

@@ -8,7 +8,14 @@ scaling.length and rejects it (the false alarm the declaration
 
 LlamaRopeLlama3LengthDoubled: Llama 3.1's rule placed for twice the original
 length (the pretraining context read from the wrong field): the diagnosis
-names the length it uses."""
+names the length it uses.
+
+LlamaRopeYarnNoTemperature: YaRN's blend of speeds without its attention
+factor on cos and sin: caught, and the diagnosis names the factor left out.
+
+LlamaRopeOffsetIgnored: declares "rotary_offset" but rotates the first R
+components whatever cfg.rotary_offset says: caught, the diagnosis naming the
+components it rotates."""
 
 import dataclasses
 
@@ -29,3 +36,17 @@ class LlamaRopeLlama3LengthDoubled(llama_rope.LlamaRope):
             return super().inv_freq(cfg, length)
         doubled = dataclasses.replace(s, original_length=2 * s.original_length)
         return llama_rope.llama3_inv_freq(self.ladder(cfg.theta, sum(cfg.axes_dim)), doubled)
+
+
+class LlamaRopeYarnNoTemperature(llama_rope.LlamaRope):
+    name = "llama-rope-yarn-no-temperature"
+
+    def attention_factor(self, cfg):
+        return 1.0
+
+
+class LlamaRopeOffsetIgnored(llama_rope.LlamaRope):
+    name = "llama-rope-offset-ignored"
+
+    def rope(self, x, pos, cfg):
+        return super().rope(x, pos, dataclasses.replace(cfg, rotary_offset=0))

@@ -35,6 +35,14 @@ class FullRecorder(PlainRecorder):
     rope_caps = ("partial", "mrope", "scaled")
 
 
+class Version7Recorder(PlainRecorder):
+    """Declares every RoPE configuration, those of protocol 3 too (a rotary
+    offset, frequency factors)."""
+
+    name = "version7-recorder"
+    rope_caps = ("partial", "mrope", "scaled", "rotary_offset", "freq_factors")
+
+
 class LlamaRopeInt64Positions(LlamaRope):
     """The correct Llama RoPE taking its positions as int64 (position_dtype)."""
 

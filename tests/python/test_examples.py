@@ -100,6 +100,37 @@ def test_llama_rope_llama3_wrong_original_length():
     assert "it places the ramp of the llama3 rule for original length 16384, the configuration's is 8192" in out
 
 
+MLA_YARN = "halves:10000:192:last(64)+yarn(40,32,1,4096)"
+FACTORS = "halves:500000:16:freq_factors(1,1,2,4,8,8,8,8)"
+
+
+def test_llama_rope_yarn_offset_and_factors():
+    """The example follows YaRN (with its attention factor on cos and sin), a
+    rotated block at the end of the head (MLA) and per-pair frequency factors
+    over protocol 3: every law of both configurations passes."""
+    rc, out = check("llama_rope:LlamaRope", "--rope-config", MLA_YARN, "--rope-config", FACTORS, cases="6")
+    assert rc == 0, out
+    for cfg in ("user-halves-192-theta10000-last-64-yarn-40-32-1-4096",
+                "user-halves-16-theta500000-freq_factors-3b868e4b"):
+        assert ok_line("rope.reference[%s/float32]" % cfg) in out
+    assert ok_line("rope.yarn.temperature[user-halves-192-theta10000-last-64-yarn-40-32-1-4096/float32]") in out
+    assert ok_line("rope.partial.pass_through[user-halves-192-theta10000-last-64-yarn-40-32-1-4096/float32]") in out
+    assert "unsupported" not in out.replace("float64]  (unsupported", "")
+
+
+def test_llama_rope_yarn_no_temperature_and_offset_ignored():
+    """Its wrong siblings: YaRN without the attention factor, and the rotated
+    block left at the head's start: each caught, its cause named."""
+    rc, out = check("llama_variants:LlamaRopeYarnNoTemperature", "--rope-config", MLA_YARN, "--law",
+                    "rope.reference", path=HERE, cases="4", env=WITH_EXAMPLES)
+    assert rc == 1
+    assert "it leaves out YaRN's attention factor a = 1.36889" in out
+    rc, out = check("llama_variants:LlamaRopeOffsetIgnored", "--rope-config", MLA_YARN, "--law",
+                    "rope.reference", path=HERE, cases="4", env=WITH_EXAMPLES)
+    assert rc == 1
+    assert "it rotates components 0 to 63, the configuration components 128 to 191" in out
+
+
 def test_llama_rope_ignores_scaling():
     """Declares "scaled" but turns by the plain ladder: caught."""
     rc, out = check("llama_rope:LlamaRopeIgnoresScaling", "--rope-preset", LLAMA31, "--law", "rope.reference",
@@ -335,6 +366,32 @@ def test_protocol_declared_mrope_and_scaling_reach_the_kernel():
     assert all(c["pos_dtype"] == "float64" for c in calls)
 
 
+FF = "halves:500000:16:freq_factors(1,1,2,4,8,8,8,8)"
+
+
+def test_protocol_version3_carries_rotary_offset_and_freq_factors():
+    """Protocol 3 carries the members of ABI version 7: DeepSeek-V2-Lite's
+    rope part arrives as rotary_offset 128 of 192, the frequency factors as a
+    tuple of R/2 values. A kernel not declaring them, or a server answering
+    protocol 2, is never sent them: those laws are unsupported."""
+    rc, out, calls, _ = recorded("rope_recorders:Version7Recorder", "--rope-preset", "deepseek-v2-lite",
+                                 "--rope-config", FF, "--law", "rope.reference")
+    assert "FAIL" not in out
+    offset = [c["cfg"] for c in calls if c["cfg"]["rotary_offset"]]
+    assert offset and all(c["rotary_offset"] == 128 and c["head_dim"] == 192 and c["axes_dim"] == [64]
+                          and c["n_freq_factors"] == 0 and c["freq_factors"] == [] for c in offset)
+    ff = [c["cfg"] for c in calls if c["cfg"]["n_freq_factors"]]
+    assert ff and all(c["freq_factors"] == [1.0, 1.0, 2.0, 4.0, 8.0, 8.0, 8.0, 8.0] and c["rotary_offset"] == 0
+                      for c in ff)
+    for who, env in (("rope_recorders:FullRecorder", None),
+                     ("rope_recorders:Version7Recorder", {"POSVERIFY_SERVER_PROTOCOL": "2"})):
+        rc, out, calls, _ = recorded(who, "--rope-preset", "deepseek-v2-lite", "--rope-config", FF, "--law",
+                                     "rope.reference", env=env)
+        assert "FAIL" not in out, who
+        assert calls == [], (who, env)
+        assert "--    rope.reference[deepseek-v2-lite/float32]  (unsupported, 0 cases" in out, (who, out)
+
+
 def test_protocol_version1_server_behaves_as_before():
     """A server answering HELLO with version 1 (an older package, or another
     language's server) is sent version 1's layout only, and only plain and
@@ -372,6 +429,8 @@ def test_protocol_int64_positions():
 def test_protocol_server_negotiates_and_decodes_by_version(monkeypatch):
     """The server's HELLO answer and decoding, from a table like posverify's:
     version 2 adds rope_caps and decodes mrope and scaling (a RopeScaling);
+    version 3 the rotary offset and the frequency factors (a tuple of
+    n_freq_factors values);
     offered version 1 (or POSVERIFY_SERVER_PROTOCOL=1) it answers 1 and
     decodes version 1's header, the configuration keeping its defaults; a
     position that is not whole is declined for an int64 kernel."""
@@ -391,7 +450,11 @@ def test_protocol_server_negotiates_and_decodes_by_version(monkeypatch):
            "names": "none|linear|ntk|dynamic_ntk|yarn|llama3"}] + [
           {"name": "scaling." + m, "wire": "f64", "of": "cfg", "protocol": 2, "class": "RopeScaling"}
           for m in ("factor", "low", "high", "original_length", "length", "attention_factor")]
-    row = {"name": "rope", "request": 3, "bit": 1, "fields": v1 + v2,
+    v3 = [{"name": "rotary_offset", "wire": "i32", "of": "cfg", "protocol": 3},
+          {"name": "n_freq_factors", "wire": "i32", "of": "cfg", "protocol": 3},
+          {"name": "freq_factors", "wire": "f64", "of": "cfg", "protocol": 3, "count": 128,
+           "length": "n_freq_factors"}]
+    row = {"name": "rope", "request": 3, "bit": 1, "fields": v1 + v2 + v3,
            "buffers": [{"name": "cfg", "elem": "config", "role": "in", "shape": [], "class": "RopeConfig"},
                        {"name": "pos", "elem": "f64", "role": "in", "shape": ["n", "n_axes"], "positions": True},
                        {"name": "x", "elem": "dtype", "role": "inout", "shape": ["n", "head_dim"]}],
@@ -426,10 +489,20 @@ def test_protocol_server_negotiates_and_decodes_by_version(monkeypatch):
     assert Rope.seen[-1][0] == RopeConfig(4, 1, (4,), 10000.0, "halves")
     monkeypatch.setenv("POSVERIFY_SERVER_PROTOCOL", "1")
     assert struct.unpack_from("<I", make(Rope()).hello(2)) == (1,)
-    monkeypatch.setenv("POSVERIFY_SERVER_PROTOCOL", "3")
+    monkeypatch.setenv("POSVERIFY_SERVER_PROTOCOL", "4")
     with pytest.raises(ValueError, match="POSVERIFY_SERVER_PROTOCOL"):
         make(Rope())
+    monkeypatch.setenv("POSVERIFY_SERVER_PROTOCOL", "2")
+    assert struct.unpack_from("<I", make(Rope()).hello(3)) == (2,)
     monkeypatch.delenv("POSVERIFY_SERVER_PROTOCOL")
+    # version 3: the rotary offset and the frequency factors, cut to n_freq_factors
+    srv = make(Rope())
+    assert struct.unpack_from("<I", srv.hello(3)) == (3,)
+    v7 = struct.pack("<ii", 2, 1) + struct.pack("<128d", 0.5, *([0.0] * 127))
+    srv.call(bytearray(head.replace(struct.pack("<4i", 4, 0, 0, 0), struct.pack("<4i", 2, 0, 0, 0)) + scaled + v7 +
+                       struct.pack("<d", 7.0) + x.tobytes()))
+    assert Rope.seen[-1][0] == RopeConfig(4, 1, (2,), 10000.0, "halves", False, RopeScaling("llama3", 8, 1, 4, 8192),
+                                          2, 1, (0.5,))
     Rope.position_dtype = "int64"
     srv = make(Rope())
     srv.hello(2)

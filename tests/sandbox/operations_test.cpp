@@ -1,5 +1,5 @@
 // The table of operations (sandbox/operations.h): every row well formed, the
-// requests it encodes byte for byte those of docs/protocol.md (versions 1 and 2),
+// requests it encodes byte for byte those of docs/protocol.md (versions 1 to 3),
 // what a pv_impl of each ABI version provides, the size and work of a call.
 #include "sandbox/loading.h"
 #include "sandbox/operations.h"
@@ -90,15 +90,16 @@ TEST(Operations, EveryRowIsWellFormed) {
 }
 
 TEST(Operations, HeaderSizesAreThoseOfTheProtocol) {
-  // docs/protocol.md: ATTENTION 34 bytes, ROPE 43 (version 1) and 96
-  // (version 2), SINUSOID 26 (the type byte included)
-  EXPECT_EQ(kProtocolVersion, 2u);
-  for (std::uint32_t v : {1u, 2u}) {
+  // docs/protocol.md: ATTENTION 34 bytes, ROPE 43 (version 1), 96
+  // (version 2) and 1128 (version 3), SINUSOID 26 (the type byte included)
+  EXPECT_EQ(kProtocolVersion, 3u);
+  for (std::uint32_t v : {1u, 2u, 3u}) {
     EXPECT_EQ(operation_of(op::attention).header_bytes(v), 34u);
     EXPECT_EQ(operation_of(op::sinusoid).header_bytes(v), 26u);
   }
   EXPECT_EQ(operation_of(op::rope).header_bytes(1), 43u);
   EXPECT_EQ(operation_of(op::rope).header_bytes(2), 96u);
+  EXPECT_EQ(operation_of(op::rope).header_bytes(3), 96u + 4 + 4 + 8 * PV_MAX_FREQ_FACTORS);
   // every field names the version that introduced it, and no field is newer than the protocol
   for (const operation& o : operations())
     for (const field& f : o.fields) {
@@ -198,6 +199,66 @@ TEST(Operations, RopeRequestIsVersion2) {
   EXPECT_EQ(body_of(c, 2), v2 + raw(pos) + raw(x));
   EXPECT_EQ(body_of(c, 1), v1 + raw(pos) + raw(x)) << "a version-1 server is sent no field of version 2";
   EXPECT_EQ(operation_of(op::rope).demands(c), std::uint32_t(PV_ROPE_MROPE | PV_ROPE_SCALED | PV_ROPE_PARTIAL));
+  // version 3 sends the members of ABI version 7 too, zero here
+  std::string v3 = v2;
+  put<std::int32_t>(v3, 0);
+  put<std::int32_t>(v3, 0);
+  for (int k = 0; k < PV_MAX_FREQ_FACTORS; ++k) put<double>(v3, 0);
+  ASSERT_EQ(v3.size(), operation_of(op::rope).header_bytes(3));
+  EXPECT_EQ(body_of(c, 3), v3 + raw(pos) + raw(x));
+}
+
+// Version 3: the members of ABI version 7 follow version 2's fields: i32
+// rotary_offset, i32 n_freq_factors, f64 freq_factors[128] (unused entries 0).
+// They travel in version 3 only, need ABI version 7, and demand their
+// declarations; the row's text names them and digests them.
+TEST(Operations, RopeRequestIsVersion3) {
+  pv_rope_config cfg{};
+  cfg.head_dim = 12;
+  cfg.n_axes = 1;
+  cfg.axes_dim[0] = 4;
+  cfg.theta = 10000;
+  cfg.pairing = PV_PAIRS_ADJACENT;
+  cfg.rotary_offset = 8;
+  cfg.n_freq_factors = 2;
+  cfg.freq_factors[0] = 1;
+  cfg.freq_factors[1] = 8;
+  const auto pos = doubles(1, 3), x = doubles(12, -2);
+  const call c(op::rope, PV_F32, {1}, {bytes_of_struct(cfg), pos, x});
+  std::string v2;
+  put<std::uint8_t>(v2, 3);
+  put<std::uint8_t>(v2, PV_F32);
+  put<std::int64_t>(v2, 1);
+  put<std::int32_t>(v2, 12);
+  put<std::int32_t>(v2, 1);
+  for (std::int32_t a : {4, 0, 0, 0}) put<std::int32_t>(v2, a);
+  put<double>(v2, 10000);
+  put<std::uint8_t>(v2, 0);
+  put<std::uint8_t>(v2, 0);   // mrope
+  put<std::int32_t>(v2, 0);   // scaling.kind
+  for (int k = 0; k < 6; ++k) put<double>(v2, 0);
+  std::string v3 = v2;
+  put<std::int32_t>(v3, 8);
+  put<std::int32_t>(v3, 2);
+  for (int k = 0; k < PV_MAX_FREQ_FACTORS; ++k) put<double>(v3, k == 0 ? 1 : k == 1 ? 8 : 0);
+  EXPECT_EQ(body_of(c, 3), v3 + raw(pos) + raw(x));
+  EXPECT_FALSE(travels(c.row(), c, 2)) << "a version-2 server is never told a rotary offset or frequency factors";
+  EXPECT_TRUE(travels(c.row(), c, 3));
+  EXPECT_EQ(pv_rope_config_version(&cfg), 7);
+  EXPECT_EQ(operation_of(op::rope).needs(c), 7u);
+  EXPECT_EQ(operation_of(op::rope).demands(c),
+            std::uint32_t(PV_ROPE_PARTIAL | PV_ROPE_ROTARY_OFFSET | PV_ROPE_FREQ_FACTORS));
+  const std::string text = operation_of(op::rope).configuration(c);
+  EXPECT_NE(text.find("rotary offset 8, 2 frequency factors"), std::string::npos) << text;
+  // a configuration without them keeps the digest of the struct of version 3
+  pv_rope_config plain = cfg;
+  plain.rotary_offset = 0;
+  plain.n_freq_factors = 0;
+  plain.freq_factors[0] = plain.freq_factors[1] = 0;
+  auto b = bytes_of_struct(plain);
+  const call p(op::rope, PV_F32, {1}, {b, pos, x});
+  b.resize(offsetof(pv_rope_config, rotary_offset));
+  EXPECT_NE(operation_of(op::rope).configuration(p).find("(bytes " + row_text::digest(b) + ")"), std::string::npos);
 }
 
 // The table tells a server which version introduced each field and how the
@@ -205,11 +266,11 @@ TEST(Operations, RopeRequestIsVersion2) {
 TEST(Operations, TheTableNamesEachFieldsProtocolVersion) {
   const pv::json j = operations_json();
   const pv::json& fields = *j.items()[1].second.find("fields");
-  std::string v1, v2;
+  std::string v1, v2, v3;
   for (const auto& [k, f] : fields.items()) {
     (void)k;
     const std::int64_t v = f.find("protocol")->as_integer();
-    (v == 1 ? v1 : v2) += f.find("name")->as_string() + " ";
+    (v == 1 ? v1 : v == 2 ? v2 : v3) += f.find("name")->as_string() + " ";
     if (f.find("name")->as_string() == "scaling.kind") {
       EXPECT_EQ(f.find("names")->as_string(), "none|linear|ntk|dynamic_ntk|yarn|llama3");
       EXPECT_EQ(f.find("class")->as_string(), "RopeScaling");
@@ -220,6 +281,7 @@ TEST(Operations, TheTableNamesEachFieldsProtocolVersion) {
   EXPECT_EQ(v1, "n head_dim n_axes axes_dim theta pairing ");
   EXPECT_EQ(v2, "mrope scaling.kind scaling.factor scaling.low scaling.high scaling.original_length scaling.length "
                 "scaling.attention_factor ");
+  EXPECT_EQ(v3, "rotary_offset n_freq_factors freq_factors ");
   EXPECT_TRUE(j.items()[1].second.find("buffers")->items()[1].second.find("positions") != nullptr) << "rope's pos";
   EXPECT_TRUE(j.items()[2].second.find("buffers")->items()[0].second.find("positions") != nullptr) << "sinusoid's pos";
 }

@@ -64,6 +64,14 @@ TEST(PipeProtocol, Version2AnswerCarriesTheDeclaredRopeConfigurations) {
   caps = 0;
   ASSERT_EQ(read_hello(hello_payload(2, 0b010, "plain", "", &caps), h), "");
   EXPECT_EQ(h.rope_caps, 0u) << "plain configurations only";
+  // a rotary offset and frequency factors travel in version 3 only: a version-2
+  // server declaring them is not taken at its word
+  caps = PV_ROPE_SCALED | PV_ROPE_ROTARY_OFFSET | PV_ROPE_FREQ_FACTORS;
+  ASSERT_EQ(read_hello(hello_payload(2, 0b010, "v2", "", &caps), h), "");
+  EXPECT_EQ(h.rope_caps, std::uint32_t(PV_ROPE_SCALED));
+  ASSERT_EQ(read_hello(hello_payload(3, 0b010, "v3", "", &caps), h), "");
+  EXPECT_EQ(h.version, 3u);
+  EXPECT_EQ(h.rope_caps, caps);
 }
 
 TEST(PipeProtocol, MalformedAndUnknownVersionsAreRefused) {
@@ -72,10 +80,10 @@ TEST(PipeProtocol, MalformedAndUnknownVersionsAreRefused) {
   const std::string e = read_hello(without_caps, h);
   EXPECT_NE(e.find("malformed"), std::string::npos) << e;
   EXPECT_NE(e.find("rope_caps"), std::string::npos) << e;
-  for (std::uint32_t v : {0u, 3u, 7u}) {
+  for (std::uint32_t v : {0u, 4u, 7u}) {
     const std::uint32_t caps = 0;
     const std::string r = read_hello(hello_payload(v, 1, "k", "", &caps), h);
-    EXPECT_NE(r.find("it speaks protocol version " + std::to_string(v) + ", posverify speaks versions 1 to 2"),
+    EXPECT_NE(r.find("it speaks protocol version " + std::to_string(v) + ", posverify speaks versions 1 to 3"),
               std::string::npos)
         << r;
   }
@@ -107,12 +115,12 @@ struct scripted_server {
   ~scripted_server() { std::system(("rm -rf " + dir).c_str()); }
 };
 
-TEST(PipeProtocol, HelloOffersVersion2AndTheAnswerSetsWhatTheServerIsSent) {
+TEST(PipeProtocol, HelloOffersVersion3AndTheAnswerSetsWhatTheServerIsSent) {
   runner_options o;
   std::string want_hello;
   put<std::uint32_t>(want_hello, 5);
   put<std::uint8_t>(want_hello, 1);  // HELLO
-  put<std::uint32_t>(want_hello, 2);
+  put<std::uint32_t>(want_hello, 3);
   const std::uint32_t scaled = PV_ROPE_SCALED;
   {
     scripted_server s(hello_payload(2, 0b010, "v2", "", &scaled));
@@ -129,12 +137,12 @@ TEST(PipeProtocol, HelloOffersVersion2AndTheAnswerSetsWhatTheServerIsSent) {
     EXPECT_EQ(info.rope_caps, std::uint32_t(PV_ROPE_PARTIAL)) << "a version-1 server as before";
   }
   {
-    scripted_server s(hello_payload(3, 0b010, "v3", "", &scaled));
+    scripted_server s(hello_payload(4, 0b010, "v4", "", &scaled));
     try {
       probe_process(s.spec(), o);
-      ADD_FAILURE() << "a version-3 answer was accepted";
+      ADD_FAILURE() << "a version-4 answer was accepted";
     } catch (const load_error& e) {
-      EXPECT_NE(std::string(e.what()).find("it speaks protocol version 3, posverify speaks versions 1 to 2"),
+      EXPECT_NE(std::string(e.what()).find("it speaks protocol version 4, posverify speaks versions 1 to 3"),
                 std::string::npos)
           << e.what();
     }

@@ -13,6 +13,7 @@
 // the window's left or right end off by one.
 #pragma once
 
+#include "core/ranges.h"
 #include "laws/attend/problem.h"
 
 #include <cmath>
@@ -78,17 +79,7 @@ inline bool first_mismatch(const attend::problem& R, const std::vector<double>& 
 }
 
 /// The keys as ranges: "0..4, 7".
-inline std::string ranges(const std::vector<long>& k) {
-  if (k.empty()) return "none";
-  std::string s;
-  for (std::size_t a = 0; a < k.size();) {
-    std::size_t e = a;
-    while (e + 1 < k.size() && k[e + 1] == k[e] + 1) ++e;
-    s += (s.empty() ? "" : ", ") + std::to_string(k[a]) + (e > a ? ".." + std::to_string(k[e]) : "");
-    a = e + 1;
-  }
-  return s;
-}
+inline std::string ranges(const std::vector<long>& k) { return text::ranges(k, ".."); }
 
 /// The class of a support mismatch: which reading of the problem (problem.h's
 /// variants) gives the kernel's support on every row, or "" when none does;

@@ -1,5 +1,6 @@
-// rope.partial.pass_through: with partial rotary (only the first R of the
-// head's D components rotated, as in GPT-NeoX's rotary_pct), the other D - R
+// rope.partial.pass_through: with partial rotary (only R of the head's D
+// components rotated: the first R, as in GPT-NeoX's rotary_pct, or another
+// block, as MLA's rope part at the end of a head), the other D - R
 // components come back bit for bit: as they were sent (a 16-bit wire rounds
 // them before the kernel sees them), or held once in a declared storage format.
 // Judge: the black-box check (blackbox/rope_scaled_laws.cpp).
@@ -12,9 +13,14 @@ namespace pv::laws::partial_pass_through {
 
 inline constexpr const char* id = "rope.partial.pass_through";
 
-inline std::string statement(std::size_t R, std::size_t D) {
-  return "partial rotary: the components after the first R = " + std::to_string(R) + " of " +
-         std::to_string(D) + " pass through unchanged";
+/// The rotated block is components offset .. offset + R - 1 (offset 0: the first R).
+inline std::string statement(std::size_t R, std::size_t D, std::size_t offset = 0) {
+  if (offset == 0)
+    return "partial rotary: the components after the first R = " + std::to_string(R) + " of " +
+           std::to_string(D) + " pass through unchanged";
+  return "partial rotary: the components outside the rotated block " + std::to_string(offset) + " to " +
+         std::to_string(offset + R - 1) + " (R = " + std::to_string(R) + " of " + std::to_string(D) +
+         ") pass through unchanged";
 }
 
 inline std::string tolerance_rule() {
