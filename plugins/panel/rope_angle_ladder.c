@@ -15,7 +15,10 @@
  * starting from its own axis's position, all ladders advancing together;
  * FLUX-style axes (version 1): one ladder per axis, restarted from that
  * axis's position. Linear scaling: freq_scale = 1/s times each angle; NTK:
- * the base theta s^(R/(R-2)) (the other scalings: unsupported).
+ * the base theta s^(R/(R-2)) (the other scalings: unsupported). Frequency
+ * factors (ggml's rope_freqs): pair k's angle divided by its factor in
+ * float32 before freq_scale, one more rounding of the angle; a rotary offset:
+ * the rotated block starts there.
  * PV_PANEL_BUG (the wrong sibling, plugins/mutants/panel_rope_angle_ladder_*.c):
  * the ladder is advanced before its first use, so pair k turns at p r^(k+1). */
 #include "posverify/impl.h"
@@ -73,7 +76,8 @@ static int rope(pv_dtype t, const pv_rope_config *cfg, const double *pos, int64_
     if (cfg->axes_dim[a] <= 0 || cfg->axes_dim[a] % 2) return 2;
     R += cfg->axes_dim[a];
   }
-  if (R > cfg->head_dim) return 2;
+  if (R > cfg->head_dim || cfg->rotary_offset < 0 || cfg->rotary_offset + R > cfg->head_dim) return 2;
+  if (cfg->n_freq_factors && cfg->n_freq_factors != R / 2) return 2;
   float base = (float)cfg->theta, freq_scale = 1.0f;
   if (v3) {
     if (na > 1 && !cfg->mrope) return 1;  /* per-axis ladders with scaling: not what ggml does */
@@ -95,7 +99,8 @@ static int rope(pv_dtype t, const pv_rope_config *cfg, const double *pos, int64_
         if (k == 0)
           for (int a = 0; a < na; ++a) th[a] *= ratio;
 #endif
-        turn(t, x, b, cfg->pairing, 0, R, k, freq_scale * th[axis]);
+        const float ang = k < cfg->n_freq_factors ? th[axis] / (float)cfg->freq_factors[k] : th[axis];
+        turn(t, x, b, cfg->pairing, cfg->rotary_offset, R, k, freq_scale * ang);
         for (int a = 0; a < na; ++a) th[a] *= ratio;
       }
     } else {  /* FLUX-style axes: a ladder per axis block */
@@ -119,5 +124,6 @@ static int rope(pv_dtype t, const pv_rope_config *cfg, const double *pos, int64_
 
 static const pv_impl impl = {PV_ABI_VERSION, PV_PANEL_NAME, NULL, rope, NULL, NULL, NULL, 0, 0,
                               PV_DTYPE_BIT(PV_F16) | PV_DTYPE_BIT(PV_BF16),
-                              PV_ROPE_PARTIAL | PV_ROPE_MROPE | PV_ROPE_SCALED};
+                              PV_ROPE_PARTIAL | PV_ROPE_MROPE | PV_ROPE_SCALED | PV_ROPE_ROTARY_OFFSET |
+                                  PV_ROPE_FREQ_FACTORS};
 const pv_impl *posverify_impl(void) { return &impl; }

@@ -54,7 +54,8 @@ std::string sinusoid_finding(const std::vector<double>& p0, const std::vector<do
         break;
       }
     }
-  const std::string asked = "you asked for d = " + std::to_string(d) + ", base = " + significant(base) + ", " + kLayouts[0].name;
+  const std::string asked =
+      "you asked for d = " + std::to_string(d) + ", base = " + significant(base) + ", " + kLayouts[0].name;
   if (!L) return asked + "; its rows at positions 0 and 1 are not (sin, cos) pairs of one angle in any layout";
   std::vector<std::string> seen;
   if (L != &kLayouts[0]) seen.push_back("it lays the entries out as " + std::string(L->name));
@@ -68,7 +69,6 @@ std::string sinusoid_finding(const std::vector<double>& p0, const std::vector<do
     as_asked = as_asked && std::abs(sp[i] - w[i]) <= 4 * tol;
   }
   if (offset) {
-    std::string k;
     bool one = true;
     const double k0 = th0[0] / sp[0];
     for (std::size_t i = 0; i < h && one; ++i) one = std::abs(th0[i] - k0 * sp[i]) <= 4 * tol;
@@ -92,13 +92,14 @@ std::string sinusoid_finding(const std::vector<double>& p0, const std::vector<do
     else if (fitted && std::abs(a[1] - 1) <= 1e-2)
       seen.push_back("its speeds are base^(-i/d) instead of base^(-2i/d) (the exponent is halved)");
     else if (fitted)
-      seen.push_back("its speeds are b^(-2i/d) with b = " + significant(std::pow(base, a[1] / 2)) + " instead of base = " +
-                     significant(base) + " (equivalently base^(-" + significant(a[1]) + " i/d))");
+      seen.push_back("its speeds are b^(-2i/d) with b = " + significant(std::pow(base, a[1] / 2)) +
+                     " instead of base = " + significant(base) + " (equivalently base^(-" + significant(a[1]) +
+                     " i/d))");
     else {
       std::size_t i = 0;
       while (i < h && std::abs(sp[i] - w[i]) <= 4 * tol) ++i;
-      seen.push_back("pair " + std::to_string(i) + " turns at " + significant(sp[i]) + " per position instead of " + significant(w[i]) +
-                     " (its speeds match no rule tried)");
+      seen.push_back("pair " + std::to_string(i) + " turns at " + significant(sp[i]) + " per position instead of " +
+                     significant(w[i]) + " (its speeds match no rule tried)");
     }
     if ((fitted || equal) && !first_ok) seen.push_back("its first pair turns at " + significant(sp[0]) + " instead of 1");
   }
@@ -116,7 +117,8 @@ std::string diagnose_sinusoid(const check_run& cx, std::size_t d, double base) {
       call(op::sinusoid, dtype_of<T>(), {std::int64_t(2), std::int64_t(d), base}, {sandbox::bytes_of(pos)})};
   const auto res = send(cx, calls);
   if (res.empty() || res[0].st != status::ok)
-    return "cannot probe: the call at positions 0 and 1 ended " + (res.empty() ? std::string("unrun") : to_string(res[0].st));
+    return "cannot probe: the call at positions 0 and 1 ended " +
+           (res.empty() ? std::string("unrun") : to_string(res[0].st));
   const auto out = from_bytes<T>(res[0].out, 2, d);
   std::vector<double> p0(d), p1(d);
   for (std::size_t c = 0; c < d; ++c) p0[c] = double(out(0, c)), p1[c] = double(out(1, c));

@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 
 namespace pv::blackbox {
@@ -25,13 +24,14 @@ shown finding_of(const key_weight_reading& r, double tol) {
   const std::size_t n = r.exact.size();
   const std::string with = r.rising ? " (rising scores)" : "";
   for (std::size_t j = 0; j < n; ++j)
-    if (!std::isfinite(r.read[j])) return {"key " + std::to_string(j) + "'s weight reads " + significant(r.read[j]) + with, "", {}};
+    if (!std::isfinite(r.read[j]))
+      return {"key " + std::to_string(j) + "'s weight reads " + significant(r.read[j]) + with, "", {}};
   std::vector<std::size_t> dropped;
   for (std::size_t j = 0; j < n; ++j)
     if (std::abs(r.read[j]) < 1e-2 * r.exact[j]) dropped.push_back(j);
   if (!dropped.empty())
-    return {(dropped.size() == 1 ? "key " : "keys ") + text::ranges(dropped, " to ", "none", 6) + (dropped.size() == 1 ? " gets" : " get") +
-                " no weight" + with,
+    return {(dropped.size() == 1 ? "key " : "keys ") + text::ranges(dropped, " to ", "none", 6) +
+                (dropped.size() == 1 ? " gets" : " get") + " no weight" + with,
             "", dropped};
   // the ratio read / exact of each key, in runs of equal ratio
   struct run {
@@ -69,7 +69,9 @@ shown finding_of(const key_weight_reading& r, double tol) {
   for (std::size_t j = 1; j < n; ++j)
     if (std::abs(r.read[j] / r.exact[j] - 1) > std::abs(r.read[worst] / r.exact[worst] - 1)) worst = j;
   return {"the weights differ from softmax's in " + std::to_string(runs.size()) + " runs of keys" + with + " (key " +
-          std::to_string(worst) + ": " + significant(r.read[worst]) + " instead of " + significant(r.exact[worst]) + ")", "", {}};
+              std::to_string(worst) + ": " + significant(r.read[worst]) + " instead of " +
+              significant(r.exact[worst]) + ")",
+          "", {}};
 }
 
 }  // namespace

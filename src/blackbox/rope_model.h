@@ -66,7 +66,8 @@
 // angle ladder; n_s those a scaling applies to the angle itself (linear: the
 // product by 1/s, or m/s before m w: 1; llama3: a per-pair frequency factor: 1;
 // YaRN: the factor and its blend, a product and a sum: 3; NTK changes the base
-// only: 0). The probe measures w' at position 1, where the angle carries the
+// only: 0; per-pair frequency factors one more, the division by the factor,
+// which ggml applies to the angle). The probe measures w' at position 1, where the angle carries the
 // same kind of roundings: w' = s (1 + e_1), so s <= w' / (1 - eps_m), and the
 // angle is within |m| s eps_m <= |m| w' eps_m / (1 - eps_m) of an exact
 // rotation by s. With cos, sin and the rotation (e_rot), YaRN's attention factor
@@ -208,6 +209,19 @@ inline hp speed_error_uncached(double theta, std::size_t k, std::size_t dim, con
   return ladder < direct ? direct : ladder;
 }
 
+/// A tolerance term remembered per thread (asked for once per component of
+/// every row): the value of `compute` under `at`, recomputed when it was
+/// remembered for another u (the key holds u rounded to double), at most
+/// 65536 entries per memo.
+template <class Key, class F>
+hp remembered(std::map<Key, std::pair<hp, hp>>& memo, const Key& at, const hp& u, F compute) {
+  const auto it = memo.find(at);
+  if (it != memo.end() && it->second.first == u) return it->second.second;
+  const hp e = compute();
+  if (memo.size() < 65536) memo.insert_or_assign(at, std::pair<hp, hp>(u, e));
+  return e;
+}
+
 /// eps_w(k) = max(eps_direct, eps_ladder(k)) for pair k of a ladder theta^(-2k/dim)
 /// (RoPE: dim an axis's components; the sinusoid: theta its base, dim = d).
 /// u: the unit roundoff of the dtype or of a declared accuracy class (law_u).
@@ -215,12 +229,8 @@ inline hp speed_error(double theta, std::size_t k, std::size_t dim, const hp& u)
   using key = std::tuple<double, std::size_t, std::size_t, unsigned, double>;
   thread_local std::map<key, std::pair<hp, hp>> memo;  // key -> (u, eps_w)
   if (!std::isfinite(theta) || !isfinite(u)) return speed_error_uncached(theta, k, dim, u);
-  const key at{theta, k, dim, ref::precision_bits(), convert<double>(u)};
-  const auto it = memo.find(at);
-  if (it != memo.end() && it->second.first == u) return it->second.second;
-  const hp e = speed_error_uncached(theta, k, dim, u);
-  if (memo.size() < 65536) memo.insert_or_assign(at, std::pair<hp, hp>(u, e));
-  return e;
+  return remembered(memo, key{theta, k, dim, ref::precision_bits(), convert<double>(u)}, u,
+                    [&] { return speed_error_uncached(theta, k, dim, u); });
 }
 
 /// The unit roundoffs a RoPE or sinusoid tolerance counts in (see "Which u" in
@@ -272,22 +282,21 @@ inline std::size_t angle_roundings(const pv_rope_config& c, std::size_t k) {
     case PV_SCALE_YARN: n_s = 3; break;
     default: break;
   }
+  if (c.n_freq_factors) ++n_s;  // the division by the pair's factor (ggml divides the angle)
   return (k < 1 ? 1 : k) + n_s;
 }
 
 /// eps_m / (1 - eps_m), eps_m = (1 + u)^n - 1: the position-dependent angle
-/// error per unit of |m| w' (file comment).
-/// Remembered per thread, as speed_error is: asked for once per component of
-/// every row.
+/// error per unit of |m| w' (file comment). Remembered, as speed_error is.
 inline hp angle_position_error(std::size_t n, const hp& u) {
   using key = std::tuple<std::size_t, unsigned, double>;
   thread_local std::map<key, std::pair<hp, hp>> memo;  // key -> (u, the error)
-  const key at{n, ref::precision_bits(), convert<double>(u)};
-  const auto it = isfinite(u) ? memo.find(at) : memo.end();
-  if (it != memo.end() && it->second.first == u) return it->second.second;
-  const hp e = pow(1 + u, hp(double(n))) - 1, r = e / (1 - e);
-  if (isfinite(u) && memo.size() < 65536) memo.insert_or_assign(at, std::pair<hp, hp>(u, r));
-  return r;
+  const auto compute = [&] {
+    const hp e = pow(1 + u, hp(double(n))) - 1;
+    return hp(e / (1 - e));
+  };
+  if (!isfinite(u)) return compute();
+  return remembered(memo, key{n, ref::precision_bits(), convert<double>(u)}, u, compute);
 }
 
 /// The extra relative speed error of a scaling's own arithmetic (docs/rope-configs.md,
@@ -434,7 +443,7 @@ inline std::string rotation_rule() {
          "the calls compared: the angle's, eps_m = (1 + u_angle)^n - 1 with n = max(1, k) + n_s "
          "(one product m w, or the k products of an angle ladder theta_k = theta_{k-1} r from "
          "theta_0 = m, k the pair's ladder index; n_s the scaling's operations on the angle: linear "
-         "1, llama3 1, YaRN 3, else 0; u_angle the unit roundoff of T: angles stay in T under a "
+         "1, llama3 1, YaRN 3, else 0, plus 1 with frequency factors; u_angle the unit roundoff of T: angles stay in T under a "
          "declared 16-bit storage class; divided by 1 - eps_m for the roundings of the measured w'), "
          "cos and sin (4u each: 2 ulps) and the rotation (gamma_2); a YaRN's attention factor (and 4u "
          "more in e_rot), else 1: " + rotation_rounding_rule();

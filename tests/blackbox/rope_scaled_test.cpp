@@ -140,7 +140,7 @@ TEST(CheckScaled, Version7ConfigurationsGoOnlyToKernelsDeclaringThem) {
                             " --rope-config halves:10000:64 --law rope.reference --cases 5";
   const std::string ff = "rope.reference[user-halves-16-theta500000-freq_factors-3b868e4b/float32]";
   for (const auto& [lib, name] : {std::pair<std::string, std::string>{POSVERIFY_ABI_V6_ALL_CAPS, "abi-v6-all-caps"},
-                                  {panel("rope_angle_ladder"), "panel-rope-angle-ladder"}}) {
+                                  {builtin("plain_float"), "builtin-plain-float"}}) {
     const std::string dir = out_dir("scaled-v7-" + name);
     auto r = run("check --impl " + lib + flags + " --out " + dir);
     EXPECT_EQ(r.code, 0) << r.out;
