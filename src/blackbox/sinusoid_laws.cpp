@@ -194,7 +194,7 @@ law_result law_rows(const check_run& cx0) {
       L.diagnose(diagnose_sinusoid<T>(cx, c.d, c.base));
       return false;
     }
-    matrix<double> refd(D, c.d), told(D, c.d);  // for the diagnosis of a later row
+    matrix<double> refd(D, c.d), told(D, c.d);  // the screen of the later rows, and their diagnosis
     for (std::size_t j = 0; j < D; ++j)
       for (std::size_t col = 0; col < c.d; ++col)
         refd(j, col) = convert<double>(ref(j, col)), told(j, col) = convert<double>(tol(j, col));
@@ -203,7 +203,7 @@ law_result law_rows(const check_run& cx0) {
     for (std::size_t r = D; r < n; ++r)
       for (std::size_t col = 0; col < c.d; ++col) {
         const std::size_t j = r % D;
-        const double rd = convert<double>(ref(j, col)), td = convert<double>(tol(j, col));
+        const double rd = refd(j, col), td = told(j, col);
         const double e = std::abs(double(out(r, col)) - rd);
         if (!(e + 0x1p-52 * std::abs(rd) <= 0.5 * td)) {  // NaN and infinity included
           if (!L.within(ks[i], abs(convert<hp>(out(r, col)) - ref(j, col)), tol(j, col),
