@@ -292,7 +292,7 @@ bool record(law_run& L, int k, const problem& P, const laws::attend_compare::wor
 }
 
 template <class T>
-law_result law_reference(const check_run& cx) {
+law_result law_attend_reference(const check_run& cx) {
   namespace law = laws::attend_reference;
   law_run L(cx, law::id, type_name<T>(), "", law::statement(), law::tolerance_rule());
   if (!L.selected()) return L.finish();
@@ -588,8 +588,8 @@ law_result law_support(const check_run& cx) {
 }
 
 template <class T>
-void all_for(const check_run& cx, std::vector<law_result>& out) {
-  out.push_back(law_reference<T>(cx));
+void attend_all_for(const check_run& cx, std::vector<law_result>& out) {
+  out.push_back(law_attend_reference<T>(cx));
   out.push_back(law_support<T>(cx));
   out.push_back(law_gqa_repeat<T>(cx));
   out.push_back(law_causal_prefix<T>(cx));
@@ -602,8 +602,8 @@ void all_for(const check_run& cx, std::vector<law_result>& out) {
 std::vector<law_result> attend_laws(const check_run& cx) {
   std::vector<law_result> out;
   if (cx.wire != PV_F32) return out;  // the 16-bit wire of version 2 carries attention(), not attend()
-  all_for<float>(cx, out);
-  if (!cx.float_only) all_for<double>(cx, out);
+  attend_all_for<float>(cx, out);
+  if (!cx.float_only) attend_all_for<double>(cx, out);
   return out;
 }
 

@@ -52,7 +52,7 @@ struct registrar {
 #define PV_CLAIM_CAT(a, b) PV_CLAIM_CAT2(a, b)
 /// PV_CLAIM("id", [](const pv::claims::claim_context& ctx) { ... return result; });
 #define PV_CLAIM(id, ...) \
-  static const ::pv::claims::registrar PV_CLAIM_CAT(pv_claim_, __LINE__){id, __VA_ARGS__}
+  static const ::pv::claims::registrar PV_CLAIM_CAT(pv_claim_, __COUNTER__){id, __VA_ARGS__}
 
 /// Proofs and certificates (claims/proofs/) add fields to a claim's record after it
 /// is computed: a proof registered for an id receives the result and adds to
@@ -71,7 +71,7 @@ struct proof_registrar {
 };
 /// PV_CLAIM_PROOF("id", "name", [](const claim_context&, claim_result& r) { ... });
 #define PV_CLAIM_PROOF(id, name, ...) \
-  static const ::pv::claims::proof_registrar PV_CLAIM_CAT(pv_proof_, __LINE__){id, name, __VA_ARGS__}
+  static const ::pv::claims::proof_registrar PV_CLAIM_CAT(pv_proof_, __COUNTER__){id, name, __VA_ARGS__}
 
 /// A proof or certificate attached to `r` (any object in r.extra with a
 /// "verdict") that came out disproved where proved was expected, or other

@@ -36,7 +36,7 @@ struct registrar {
 #define PV_PROP_CAT(a, b) PV_PROP_CAT2(a, b)
 /// PV_PROPERTY("id", "law", "tolerance rule", [](gen args...) { ... });
 #define PV_PROPERTY(id, law, tolerance, ...)                                        \
-  static const ::pv::prop::registrar PV_PROP_CAT(pv_property_, __LINE__) {          \
+  static const ::pv::prop::registrar PV_PROP_CAT(pv_property_, __COUNTER__) {          \
     id, law, tolerance, __VA_ARGS__                                                 \
   }
 

@@ -13,6 +13,8 @@
 #include <map>
 #include <string>
 
+namespace blackbox_attend_test {  // this file's names: a unity build compiles several test files as one
+
 namespace {
 
 using pv::plugin_test::out_dir;
@@ -124,3 +126,5 @@ TEST(AttendCheck, AVersionThreePluginIsCheckedAsBeforeWithoutAttendLaws) {
 }
 
 }  // namespace
+
+}  // namespace blackbox_attend_test

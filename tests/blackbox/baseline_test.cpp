@@ -11,6 +11,8 @@
 #include <fstream>
 #include <string>
 
+namespace blackbox_baseline_test {  // this file's names: a unity build compiles several test files as one
+
 namespace {
 
 using pv::blackbox::parse_baseline;
@@ -169,3 +171,5 @@ TEST(Baseline, ABadBaselineStopsCheckBeforeItRuns) {
 }
 
 }  // namespace
+
+}  // namespace blackbox_baseline_test

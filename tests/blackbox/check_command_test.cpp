@@ -22,6 +22,8 @@
 #include <vector>
 #include <sys/wait.h>
 
+namespace blackbox_check_command_test {  // this file's names: a unity build compiles several test files as one
+
 namespace {
 
 using pv::plugin_test::bin;
@@ -638,3 +640,5 @@ INSTANTIATE_TEST_SUITE_P(
     [](const auto& info) { return std::string(info.param.mutant); });
 
 }  // namespace
+
+}  // namespace blackbox_check_command_test

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 namespace pv::blackbox {
+namespace blackbox_declines_test {  // this file's names: a unity build compiles several test files as one
 namespace {
 
 law_result law(const std::string& id, pv::verdict v, std::map<std::string, int> declined,
@@ -92,4 +93,5 @@ TEST(JudgeDeclines, AFailedLawStaysFailed) {
 }
 
 }  // namespace
+}  // namespace blackbox_declines_test
 }  // namespace pv::blackbox

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+namespace blackbox_diagnose_sinusoid_test {  // this file's names: a unity build compiles several test files as one
+
 namespace {
 
 using pv::blackbox::sinusoid_finding;
@@ -87,3 +89,5 @@ TEST(DiagnoseSinusoid, SinusoidMutantsGetTheirCause) {
 }
 
 }  // namespace
+
+}  // namespace blackbox_diagnose_sinusoid_test

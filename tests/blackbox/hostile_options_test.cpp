@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+namespace blackbox_hostile_options_test {  // this file's names: a unity build compiles several test files as one
+
 namespace {
 
 using pv::plugin_test::plugin_map;
@@ -170,3 +172,5 @@ TEST(CheckBaseline, ABaselineWidensTheCheckButNeverNarrowsIt) {
 }
 
 }  // namespace
+
+}  // namespace blackbox_hostile_options_test

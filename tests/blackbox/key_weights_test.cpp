@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+namespace blackbox_key_weights_test {  // this file's names: a unity build compiles several test files as one
+
 namespace {
 
 using namespace pv::blackbox;
@@ -103,3 +105,5 @@ TEST(KeyWeights, SizeMutantsAreNamedByTheirKeysWeights) {
 }
 
 }  // namespace
+
+}  // namespace blackbox_key_weights_test

@@ -20,6 +20,8 @@
 #include <thread>
 #include <unistd.h>
 
+namespace blackbox_report_files_test {  // this file's names: a unity build compiles several test files as one
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -193,3 +195,5 @@ TEST(CheckReportFiles, ABadJunitOrBaselineTargetIsFoundBeforeTheRun) {
 }
 
 }  // namespace
+
+}  // namespace blackbox_report_files_test

@@ -11,6 +11,8 @@
 #include <stdexcept>
 #include <string>
 
+namespace blackbox_rope_config_test {  // this file's names: a unity build compiles several test files as one
+
 namespace {
 
 std::string error_of(const std::string& spec) {
@@ -232,3 +234,5 @@ TEST(RopeScaling, LayoutsOfPartialAndMrope) {
 }
 
 }  // namespace
+
+}  // namespace blackbox_rope_config_test

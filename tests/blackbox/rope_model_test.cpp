@@ -8,6 +8,8 @@
 
 #include <cmath>
 
+namespace blackbox_rope_model_test {  // this file's names: a unity build compiles several test files as one
+
 namespace {
 
 using namespace pv;
@@ -120,3 +122,5 @@ TEST(RopeModel, RememberedAnglePositionErrorEqualsTheComputedOne) {
       EXPECT_EQ(angle_position_error(n, u), want) << "remembered: " << n;
     }
 }
+
+}  // namespace blackbox_rope_model_test

@@ -13,6 +13,8 @@
 #include <algorithm>
 #include <set>
 
+namespace blackbox_rope_positions_test {  // this file's names: a unity build compiles several test files as one
+
 namespace {
 
 using namespace pv::blackbox;
@@ -84,3 +86,5 @@ TEST(RopePositions, ModelGridLawRunsTheFluxImageWithTextTokensUnderProfileModels
 }
 
 }  // namespace
+
+}  // namespace blackbox_rope_positions_test

@@ -13,6 +13,8 @@
 #include <map>
 #include <string>
 
+namespace blackbox_rope_scaled_test {  // this file's names: a unity build compiles several test files as one
+
 namespace {
 
 using pv::plugin_test::out_dir;
@@ -347,3 +349,5 @@ TEST(CheckScaled, MRopeWithFourSectionsAndWithPartialRotary) {
 }
 
 }  // namespace
+
+}  // namespace blackbox_rope_scaled_test

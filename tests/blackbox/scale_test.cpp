@@ -15,6 +15,8 @@
 #include <sched.h>
 #include <string>
 
+namespace blackbox_scale_test {  // this file's names: a unity build compiles several test files as one
+
 namespace {
 
 using pv::plugin_test::out_dir;
@@ -465,3 +467,5 @@ TEST(CheckProgress, OnATerminalOnly) {
 }
 
 }  // namespace
+
+}  // namespace blackbox_scale_test

@@ -20,6 +20,8 @@
 #include <set>
 #include <string>
 
+namespace blackbox_shapes_test {  // this file's names: a unity build compiles several test files as one
+
 namespace {
 
 using namespace pv;
@@ -270,3 +272,5 @@ TEST(CheckShapes, TiledSplitKernelPassesWithTimeAndMemoryPerShape) {
 }
 
 }  // namespace
+
+}  // namespace blackbox_shapes_test

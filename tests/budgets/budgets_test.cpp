@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 namespace pv::budgets {
+namespace budgets_budgets_test {  // this file's names: a unity build compiles several test files as one
 namespace {
 
 TEST(ErrorBudgets, ObservedErrorsWithinBounds) {
@@ -93,4 +94,5 @@ TEST(ErrorBudgets, CommandWritesBothFiles) {
 }
 
 }  // namespace
+}  // namespace budgets_budgets_test
 }  // namespace pv::budgets

@@ -4,6 +4,7 @@
 #include "printed_tables.h"
 
 namespace pv::claims::test {
+namespace claims_carousel_printed_test {  // this file's names: a unity build compiles several test files as one
 namespace {
 
 namespace P = printed_numbers;
@@ -38,4 +39,5 @@ TEST(CarouselPrinted, PartCReadsItsTable) {
 }
 
 }  // namespace
+}  // namespace claims_carousel_printed_test
 }  // namespace pv::claims::test

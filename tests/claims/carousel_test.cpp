@@ -8,6 +8,7 @@
 #include <numeric>
 
 namespace pv::claims::test {
+namespace claims_carousel_test {  // this file's names: a unity build compiles several test files as one
 namespace {
 
 TEST(CarouselClaims, PartA) {
@@ -104,4 +105,5 @@ TEST(CarouselClaims, PartD) {
 }
 
 }  // namespace
+}  // namespace claims_carousel_test
 }  // namespace pv::claims::test

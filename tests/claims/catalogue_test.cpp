@@ -9,6 +9,7 @@
 #include <sstream>
 
 namespace pv::claims::test {
+namespace claims_catalogue_test {  // this file's names: a unity build compiles several test files as one
 namespace {
 
 /// Backticked ids in the first column of the claim tables (everything before
@@ -123,4 +124,5 @@ TEST(ClaimsCatalogue, NoClaimReportsNotImplemented) {
 }
 
 }  // namespace
+}  // namespace claims_catalogue_test
 }  // namespace pv::claims::test

@@ -5,6 +5,7 @@
 #include "numerics/fault.h"
 
 namespace pv::claims::test {
+namespace claims_faults_test {  // this file's names: a unity build compiles several test files as one
 namespace {
 
 TEST(PlantedFaults, MissingAttentionScaleFlipsProblem5) {
@@ -112,4 +113,5 @@ TEST(PlantedFaults, FaultIsRemovedAfterScope) {
 }
 
 }  // namespace
+}  // namespace claims_faults_test
 }  // namespace pv::claims::test

@@ -4,6 +4,7 @@
 #include "printed_tables.h"
 
 namespace pv::claims::test {
+namespace claims_flux_printed_test {  // this file's names: a unity build compiles several test files as one
 namespace {
 
 TEST(FluxPrinted, AxesReadTheirTable) {
@@ -19,4 +20,5 @@ TEST(FluxPrinted, AxesReadTheirTable) {
 }
 
 }  // namespace
+}  // namespace claims_flux_printed_test
 }  // namespace pv::claims::test

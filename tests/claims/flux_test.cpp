@@ -4,6 +4,7 @@
 #include "claims_test_util.h"
 
 namespace pv::claims::test {
+namespace claims_flux_test {  // this file's names: a unity build compiles several test files as one
 namespace {
 
 TEST(FluxClaims, AxesAreSixteenFiftySixFiftySix) {
@@ -67,4 +68,5 @@ TEST(FluxClaims, TextTokensAreNotRotated) {
 }
 
 }  // namespace
+}  // namespace claims_flux_test
 }  // namespace pv::claims::test

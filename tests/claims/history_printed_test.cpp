@@ -6,6 +6,7 @@
 #include "printed_tables.h"
 
 namespace pv::claims::test {
+namespace claims_history_printed_test {  // this file's names: a unity build compiles several test files as one
 namespace {
 
 TEST(HistoryPrinted, WavelengthsReadTheirTable) {
@@ -26,4 +27,5 @@ TEST(HistoryPrinted, WavelengthsReadTheirTable) {
 }
 
 }  // namespace
+}  // namespace claims_history_printed_test
 }  // namespace pv::claims::test

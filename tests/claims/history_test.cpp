@@ -3,6 +3,7 @@
 #include "claims_test_util.h"
 
 namespace pv::claims::test {
+namespace claims_history_test {  // this file's names: a unity build compiles several test files as one
 namespace {
 
 TEST(HistoryClaims, WavelengthsAreTwoPiTimesPowersOfTenThousand) {
@@ -90,4 +91,5 @@ TEST(HistoryClaims, RopeRelativeDependsOnTheDifferenceOnly) {
 }
 
 }  // namespace
+}  // namespace claims_history_test
 }  // namespace pv::claims::test

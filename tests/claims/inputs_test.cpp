@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 namespace pv::claims {
+namespace claims_inputs_test {  // this file's names: a unity build compiles several test files as one
 namespace {
 
 TEST(ClaimsInputs, FixedInputsAreExactAndDeterministic) {
@@ -19,4 +20,5 @@ TEST(ClaimsInputs, FixedInputsAreExactAndDeterministic) {
 }
 
 }  // namespace
+}  // namespace claims_inputs_test
 }  // namespace pv::claims

@@ -3,6 +3,7 @@
 #include "printed_tables.h"
 
 namespace pv::claims::test {
+namespace claims_opening_printed_test {  // this file's names: a unity build compiles several test files as one
 namespace {
 
 TEST(OpeningPrinted, SixCellsReadsItsTable) {
@@ -13,4 +14,5 @@ TEST(OpeningPrinted, SixCellsReadsItsTable) {
 }
 
 }  // namespace
+}  // namespace claims_opening_printed_test
 }  // namespace pv::claims::test

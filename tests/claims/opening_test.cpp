@@ -8,6 +8,7 @@
 #include <cstring>
 
 namespace pv::claims::test {
+namespace claims_opening_test {  // this file's names: a unity build compiles several test files as one
 namespace {
 
 template <class T>
@@ -125,4 +126,5 @@ TEST(OpeningClaims, PictureRowsFlipOnlyMovesOutputs) {
 }
 
 }  // namespace
+}  // namespace claims_opening_test
 }  // namespace pv::claims::test

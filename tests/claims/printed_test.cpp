@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 namespace pv::claims {
+namespace claims_printed_test {  // this file's names: a unity build compiles several test files as one
 namespace {
 
 TEST(ClaimsPrinted, FixedRoundsLikeTheChapterPrints) {
@@ -30,4 +31,5 @@ TEST(ClaimsPrinted, PrintedCheckReportsEachMismatch) {
 }
 
 }  // namespace
+}  // namespace claims_printed_test
 }  // namespace pv::claims

@@ -5,6 +5,7 @@
 #include "printed_tables.h"
 
 namespace pv::claims::test {
+namespace claims_problem5_printed_test {  // this file's names: a unity build compiles several test files as one
 namespace {
 
 namespace P = printed_numbers;
@@ -60,4 +61,5 @@ TEST(Problem5Printed, WithEncodingReadsItsTable) {
 }
 
 }  // namespace
+}  // namespace claims_problem5_printed_test
 }  // namespace pv::claims::test

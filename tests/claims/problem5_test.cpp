@@ -4,6 +4,7 @@
 #include "claims_test_util.h"
 
 namespace pv::claims::test {
+namespace claims_problem5_test {  // this file's names: a unity build compiles several test files as one
 namespace {
 
 TEST(Problem5Claims, NoEncodingClosedForm) {
@@ -97,4 +98,5 @@ TEST(Problem5Claims, ConvolutionFirstBreaksTheLaw) {
 }
 
 }  // namespace
+}  // namespace claims_problem5_test
 }  // namespace pv::claims::test

@@ -4,6 +4,7 @@
 #include "printed_tables.h"
 
 namespace pv::claims::test {
+namespace claims_problem6_printed_test {  // this file's names: a unity build compiles several test files as one
 namespace {
 
 namespace P = printed_numbers;
@@ -29,4 +30,5 @@ TEST(Problem6Printed, FluxBagReadsItsTable) {
 }
 
 }  // namespace
+}  // namespace claims_problem6_printed_test
 }  // namespace pv::claims::test

@@ -7,6 +7,7 @@
 #include <set>
 
 namespace pv::claims::test {
+namespace claims_problem6_test {  // this file's names: a unity build compiles several test files as one
 namespace {
 
 using grid = std::vector<std::vector<double>>;  // cells row-major x channels
@@ -174,4 +175,5 @@ TEST(Problem6Claims, FluxBagAndRotations) {
 }
 
 }  // namespace
+}  // namespace claims_problem6_test
 }  // namespace pv::claims::test

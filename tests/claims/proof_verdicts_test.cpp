@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 namespace pv::claims {
+namespace claims_proof_verdicts_test {  // this file's names: a unity build compiles several test files as one
 namespace {
 
 json proof(const std::string& verdict, const std::string& expected = "") {
@@ -84,4 +85,5 @@ TEST(ProofVerdicts, EveryAttachedProofOfTheChapterComesOutAsExpected) {
 }
 
 }  // namespace
+}  // namespace claims_proof_verdicts_test
 }  // namespace pv::claims

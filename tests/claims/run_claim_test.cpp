@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 namespace pv::claims {
+namespace claims_run_claim_test {  // this file's names: a unity build compiles several test files as one
 namespace {
 
 // An id no proof is attached to, so only the claim's own function runs.
@@ -40,4 +41,5 @@ TEST(RunClaim, AClaimThatReturnsKeepsItsVerdict) {
 }
 
 }  // namespace
+}  // namespace claims_run_claim_test
 }  // namespace pv::claims

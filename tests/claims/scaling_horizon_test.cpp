@@ -8,6 +8,7 @@
 #include "claims_test_util.h"
 
 namespace pv::claims::test {
+namespace claims_scaling_horizon_test {  // this file's names: a unity build compiles several test files as one
 namespace {
 
 const double deg = std::numbers::pi / 180;
@@ -100,4 +101,5 @@ TEST(ScalingHorizon, SlowestPeriodsMoveAsTheFormulasSayAndEveryCollisionIsConfir
 }
 
 }  // namespace
+}  // namespace claims_scaling_horizon_test
 }  // namespace pv::claims::test

@@ -5,6 +5,7 @@
 #include "printed_tables.h"
 
 namespace pv::claims::test {
+namespace claims_worked_example_printed_test {  // this file's names: a unity build compiles several test files as one
 namespace {
 
 namespace P = printed_numbers;
@@ -37,4 +38,5 @@ TEST(WorkedExamplePrinted, AdditiveExampleReadsItsTable) {
 }
 
 }  // namespace
+}  // namespace claims_worked_example_printed_test
 }  // namespace pv::claims::test

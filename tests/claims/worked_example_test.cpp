@@ -5,6 +5,7 @@
 #include "claims_test_util.h"
 
 namespace pv::claims::test {
+namespace claims_worked_example_test {  // this file's names: a unity build compiles several test files as one
 namespace {
 
 mp additive_closed(double m, double n) {
@@ -66,4 +67,5 @@ TEST(WorkedExampleClaims, MultiFrequencyWavelengths) {
 }
 
 }  // namespace
+}  // namespace claims_worked_example_test
 }  // namespace pv::claims::test

@@ -8,6 +8,8 @@
 #include <fstream>
 #include <string>
 
+namespace cli_inputs_test {  // this file's names: a unity build compiles several test files as one
+
 namespace {
 
 using pv::test::run_posverify;
@@ -201,3 +203,5 @@ TEST(OptionInput, AShapeWhoseProductIsTooLargeIsRefused) {
 }
 
 }  // namespace
+
+}  // namespace cli_inputs_test

@@ -14,6 +14,8 @@
 #include <string>
 #include <unistd.h>
 
+namespace cli_merge_test {  // this file's names: a unity build compiles several test files as one
+
 namespace {
 
 using pv::test::slurp;
@@ -78,3 +80,5 @@ TEST(Merge, ABadFieldOfARecordIsNamedAndNothingIsWritten) {
 }
 
 }  // namespace
+
+}  // namespace cli_merge_test

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 namespace pv::cli {
+namespace cli_options_test {  // this file's names: a unity build compiles several test files as one
 namespace {
 
 std::string usage_message(const std::function<void()>& f) {
@@ -89,4 +90,5 @@ TEST(VerifyArgs, TableSetsTheFields) {
 }
 
 }  // namespace
+}  // namespace cli_options_test
 }  // namespace pv::cli

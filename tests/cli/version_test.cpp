@@ -15,6 +15,8 @@
 #include <regex>
 #include <string>
 
+namespace cli_version_test {  // this file's names: a unity build compiles several test files as one
+
 namespace {
 
 std::string shell_out(const std::string& cmd) {
@@ -61,3 +63,5 @@ TEST(Version, LongAndShortFlagPrintTheLineAndExitZero) {
 }
 
 }  // namespace
+
+}  // namespace cli_version_test

@@ -17,6 +17,8 @@
 #include <unistd.h>
 #include <vector>
 
+namespace core_files_test {  // this file's names: a unity build compiles several test files as one
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -202,3 +204,5 @@ TEST(ReadRegularFile, DevicesFifosAndLongFilesAreRefusedWithoutWaiting) {
 }
 
 }  // namespace
+
+}  // namespace core_files_test

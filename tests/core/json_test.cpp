@@ -10,6 +10,8 @@
 #include <stdexcept>
 #include <string>
 
+namespace core_json_test {  // this file's names: a unity build compiles several test files as one
+
 namespace {
 
 using pv::json;
@@ -124,3 +126,5 @@ TEST(Json, ManyKeysParseInLinearTimeKeepingOrderAndLastDuplicate) {
 }
 
 }  // namespace
+
+}  // namespace core_json_test

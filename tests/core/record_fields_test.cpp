@@ -15,6 +15,8 @@
 #include <stdexcept>
 #include <string>
 
+namespace core_record_fields_test {  // this file's names: a unity build compiles several test files as one
+
 namespace {
 
 using pv::test::slurp;
@@ -130,3 +132,5 @@ TEST(RecordFields, AClaimsReportWithABadClaimNamesIt) {
 }
 
 }  // namespace
+
+}  // namespace core_record_fields_test

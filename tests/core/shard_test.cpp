@@ -15,6 +15,8 @@
 #include <string>
 #include <sys/stat.h>
 
+namespace core_shard_test {  // this file's names: a unity build compiles several test files as one
+
 namespace {
 
 using pv::test::run_posverify_in;
@@ -109,3 +111,5 @@ TEST(VerifyShards, MergedShardsEqualTheSingleRun) {
 }
 
 }  // namespace
+
+}  // namespace core_shard_test

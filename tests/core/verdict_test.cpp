@@ -16,6 +16,8 @@
 #include <string>
 #include <unistd.h>
 
+namespace core_verdict_test {  // this file's names: a unity build compiles several test files as one
+
 namespace {
 
 using pv::verdict;
@@ -124,3 +126,5 @@ TEST(Verdict, MergeRefusesAShardWithAnUnknownVerdict) {
 }
 
 }  // namespace
+
+}  // namespace core_verdict_test

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 namespace pv::laws {
+namespace laws_aliases_test {  // this file's names: a unity build compiles several test files as one
 namespace {
 
 TEST(LawAliases, RetiredIdsMapToTodaysWithTheirQualifier) {
@@ -39,4 +40,5 @@ TEST(LawAliases, TheCheckNamesOfRopeAndFluxLawsMapToTheOneId) {
 }
 
 }  // namespace
+}  // namespace laws_aliases_test
 }  // namespace pv::laws

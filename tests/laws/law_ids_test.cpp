@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+namespace laws_law_ids_test {  // this file's names: a unity build compiles several test files as one
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -204,3 +206,5 @@ TEST(LawIds, EveryLawHeaderHasItsOwnNamespace) {
 }
 
 }  // namespace
+
+}  // namespace laws_law_ids_test

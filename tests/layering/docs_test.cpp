@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+namespace layering_docs_test {  // this file's names: a unity build compiles several test files as one
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -93,6 +95,36 @@ TEST(LayoutDocs, NoCommentDatesAFileByATicket) {
   EXPECT_TRUE(bad.empty()) << "say what the code does, and cite the chapter, a paper or a formula:\n" << bad;
 }
 
+/// The namespace a test file keeps its names in: its path below tests/,
+/// "/" as "_" (tests/blackbox/shapes_test.cpp: blackbox_shapes_test).
+std::string own_namespace(const fs::path& rel) {
+  std::string n = rel.lexically_relative("tests").replace_extension().string();
+  for (char& c : n)
+    if (c == '/') c = '_';
+  return n;
+}
+
+// A unity build (POSVERIFY_UNITY, CMakeLists.txt) compiles several test files
+// as one, so two files' helpers of the same name (builtin(), slurp(), run())
+// would clash, or one would silently take the other's: each file keeps its
+// names in a namespace named after its path.
+TEST(LayoutDocs, EveryTestFileKeepsItsNamesInANamespaceOfItsOwn) {
+  EXPECT_EQ(own_namespace("tests/blackbox/shapes_test.cpp"), "blackbox_shapes_test");
+  std::string bad;
+  long n = 0;
+  for (const auto& e : fs::recursive_directory_iterator(root() / "tests")) {
+    const std::string name = e.path().filename().string();
+    if (!e.is_regular_file() || name.size() < 9 || name.substr(name.size() - 9) != "_test.cpp") continue;
+    const fs::path rel = fs::relative(e.path(), root());
+    const std::string ns = own_namespace(rel);
+    ++n;
+    if (slurp(e.path()).find("\nnamespace " + ns + " {") == std::string::npos)
+      bad += rel.string() + ": no namespace " + ns + "\n";
+  }
+  EXPECT_GT(n, 50);
+  EXPECT_TRUE(bad.empty()) << bad;
+}
+
 TEST(LayoutDocs, TheTicketRuleCatchesATicket) {
   const std::regex& ticket = ticket_rule();
   EXPECT_TRUE(std::regex_search(std::string("// the shapes law (issue 8, items 2-4)"), ticket));
@@ -101,3 +133,5 @@ TEST(LayoutDocs, TheTicketRuleCatchesATicket) {
 }
 
 }  // namespace
+
+}  // namespace layering_docs_test

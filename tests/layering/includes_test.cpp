@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+namespace layering_includes_test {  // this file's names: a unity build compiles several test files as one
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -129,3 +131,5 @@ TEST(Layering, EveryIncludeOfSrcNamesAStageItsStageUses) {
 }
 
 }  // namespace
+
+}  // namespace layering_includes_test

@@ -13,6 +13,7 @@
 #include <sstream>
 
 namespace pv::mutation {
+namespace mutation_fault_matrix_test {  // this file's names: a unity build compiles several test files as one
 using reports::to_json;
 using reports::to_markdown;
 namespace {
@@ -111,4 +112,5 @@ TEST(FaultMatrix, EveryVerdictIsFlippedByAPlantedFaultAndTheReportSaysSo) {
 }
 
 }  // namespace
+}  // namespace mutation_fault_matrix_test
 }  // namespace pv::mutation

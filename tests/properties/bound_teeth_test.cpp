@@ -9,6 +9,8 @@
 
 #include <functional>
 
+namespace properties_bound_teeth_test {  // this file's names: a unity build compiles several test files as one
+
 namespace {
 
 using namespace pv;
@@ -94,3 +96,5 @@ TEST(bound_teeth, float_attention_bound_catches_missing_scale) {
 }
 
 }  // namespace
+
+}  // namespace properties_bound_teeth_test

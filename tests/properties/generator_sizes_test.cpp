@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <vector>
 
+namespace properties_generator_sizes_test {  // this file's names: a unity build compiles several test files as one
+
 namespace {
 
 const std::vector<int> kSizes = {0, 1, 5, 20, 50, 100};
@@ -72,3 +74,5 @@ TEST(GeneratorSizes, PositionsReachLargeValuesAtEverySize) {
 }
 
 }  // namespace
+
+}  // namespace properties_generator_sizes_test

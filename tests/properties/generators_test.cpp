@@ -8,6 +8,8 @@
 
 #include <set>
 
+namespace properties_generators_test {  // this file's names: a unity build compiles several test files as one
+
 namespace {
 
 bool float_exact(double x) { return static_cast<double>(static_cast<float>(x)) == x; }
@@ -160,3 +162,5 @@ RC_GTEST_PROP(generators, kernels, ()) {
 }
 
 }  // namespace
+
+}  // namespace properties_generators_test

@@ -14,6 +14,8 @@
 #include <string>
 #include <sys/wait.h>
 
+namespace properties_planted_fault_test {  // this file's names: a unity build compiles several test files as one
+
 namespace {
 
 constexpr int kCases = 200;
@@ -149,3 +151,5 @@ TEST(planted_fault_scope, replay_command_runs_in_the_binary) {
 }
 
 }  // namespace
+
+}  // namespace properties_planted_fault_test

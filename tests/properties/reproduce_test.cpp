@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <string>
 
+namespace properties_reproduce_test {  // this file's names: a unity build compiles several test files as one
+
 namespace {
 
 using pv::prop::decode_reproduce;
@@ -84,3 +86,5 @@ TEST(Reproduce, FieldsOutOfRangeAreRejected) {
 }
 
 }  // namespace
+
+}  // namespace properties_reproduce_test

@@ -8,6 +8,7 @@
 #include <mpfr.h>
 
 namespace pv::ref {
+namespace reference_mp_test {  // this file's names: a unity build compiles several test files as one
 namespace {
 
 /// Restores the precision the rest of the suite expects.
@@ -66,4 +67,5 @@ TEST(ReferencePrecision, PiIsMpfrsAtFullPrecision) {
 }
 
 }  // namespace
+}  // namespace reference_mp_test
 }  // namespace pv::ref

@@ -19,6 +19,8 @@
 
 #include <string>
 
+namespace reports_build_line_test {  // this file's names: a unity build compiles several test files as one
+
 namespace {
 
 std::string under_title(const std::string& md) {  // the paragraph after the first line
@@ -71,3 +73,5 @@ TEST(BuildLine, TheMutationMarkdownShowsTheLineOfItsJson) {
 }
 
 }  // namespace
+
+}  // namespace reports_build_line_test

@@ -15,6 +15,8 @@
 #include <stdexcept>
 #include <string>
 
+namespace reports_check_report_test {  // this file's names: a unity build compiles several test files as one
+
 namespace {
 
 using pv::test::slurp;
@@ -147,3 +149,5 @@ TEST(CheckReportLaws, ASavedCheckReportReadsBackByteForByte) {
 }
 
 }  // namespace
+
+}  // namespace reports_check_report_test

@@ -6,6 +6,8 @@
 
 #include <sstream>
 
+namespace reports_claims_report_test {  // this file's names: a unity build compiles several test files as one
+
 namespace {
 
 using pv::json;
@@ -136,3 +138,5 @@ TEST(ClaimsMarkdown, NestedDetailsKeepTheirIndentWhenWrapped) {
 }
 
 }  // namespace
+
+}  // namespace reports_claims_report_test

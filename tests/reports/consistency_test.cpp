@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <string>
 
+namespace reports_consistency_test {  // this file's names: a unity build compiles several test files as one
+
 namespace {
 
 using pv::json;
@@ -129,3 +131,5 @@ TEST(ReportConsistency, APropertyRelabelledIsNamed) {
 }
 
 }  // namespace
+
+}  // namespace reports_consistency_test

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+namespace reports_html_test {  // this file's names: a unity build compiles several test files as one
+
 namespace {
 
 using pv::json;
@@ -53,3 +55,5 @@ TEST(HtmlPage, ACommentOpenerInALabelCannotSwallowThePage) {
 }
 
 }  // namespace
+
+}  // namespace reports_html_test

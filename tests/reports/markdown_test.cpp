@@ -6,6 +6,8 @@
 #include <cmath>
 #include <limits>
 
+namespace reports_markdown_test {  // this file's names: a unity build compiles several test files as one
+
 namespace {
 
 using pv::json;
@@ -148,3 +150,5 @@ TEST(MarkdownFence, LongerThanAnyBacktickRunInside) {
 }
 
 }  // namespace
+
+}  // namespace reports_markdown_test

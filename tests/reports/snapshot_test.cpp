@@ -14,6 +14,8 @@
 #include <string>
 #include <sys/wait.h>
 
+namespace reports_snapshot_test {  // this file's names: a unity build compiles several test files as one
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -104,3 +106,5 @@ TEST(ReportSnapshot, VerdictsMatchTheCommittedReportAndRunsAreByteIdentical) {
 }
 
 }  // namespace
+
+}  // namespace reports_snapshot_test

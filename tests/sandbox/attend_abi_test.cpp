@@ -13,6 +13,8 @@
 #include <cstring>
 #include <string>
 
+namespace sandbox_attend_abi_test {  // this file's names: a unity build compiles several test files as one
+
 namespace {
 
 using namespace pv::sandbox;
@@ -121,3 +123,5 @@ TEST(AttendAbi, ACallNeedingAnUndeclaredCapabilityIsNeverMade) {
 }
 
 }  // namespace
+
+}  // namespace sandbox_attend_abi_test

@@ -25,6 +25,8 @@
 #include <unistd.h>
 #include <vector>
 
+namespace sandbox_hostile_test {  // this file's names: a unity build compiles several test files as one
+
 namespace {
 
 using pv::plugin_test::plugin_map;
@@ -428,3 +430,5 @@ TEST(CheckText, VisibleMarkdownAndShellQuoting) {
 }
 
 }  // namespace
+
+}  // namespace sandbox_hostile_test

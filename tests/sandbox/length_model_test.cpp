@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+namespace sandbox_length_model_test {  // this file's names: a unity build compiles several test files as one
+
 namespace {
 
 using namespace pv::sandbox;
@@ -121,3 +123,5 @@ TEST(LengthModel, TheKernelSeesTheAnchorAndTheLawsDoNot) {
 }
 
 }  // namespace
+
+}  // namespace sandbox_length_model_test

@@ -12,6 +12,8 @@
 #include <stdexcept>
 #include <string>
 
+namespace sandbox_operations_test {  // this file's names: a unity build compiles several test files as one
+
 namespace {
 
 using namespace pv::sandbox;
@@ -462,3 +464,5 @@ TEST(Operations, TheTableAsJsonNamesEveryRow) {
 }
 
 }  // namespace
+
+}  // namespace sandbox_operations_test

@@ -16,6 +16,8 @@
 #include <string>
 #include <unistd.h>
 
+namespace sandbox_pipe_protocol_test {  // this file's names: a unity build compiles several test files as one
+
 namespace {
 
 using namespace pv::sandbox;
@@ -150,3 +152,5 @@ TEST(PipeProtocol, HelloOffersVersion3AndTheAnswerSetsWhatTheServerIsSent) {
 }
 
 }  // namespace
+
+}  // namespace sandbox_pipe_protocol_test

@@ -9,6 +9,8 @@
 #include <map>
 #include <string>
 
+namespace sandbox_sandbox_test {  // this file's names: a unity build compiles several test files as one
+
 namespace {
 
 using pv::plugin_test::plugin_map;
@@ -104,3 +106,5 @@ TEST(CheckSandbox, LoadErrorsNameTheCause) {
 }
 
 }  // namespace
+
+}  // namespace sandbox_sandbox_test

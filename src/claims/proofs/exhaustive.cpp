@@ -43,7 +43,7 @@ json to_json(const order_sweep& s, bool ieee) {
     j.set("max_ulps", json::integer(s.max_ulps));
     j.set("bitwise_equal", json::boolean(s.bitwise_equal));
   }
-  j.set("worst_order", json::string(to_string(s.worst)));
+  j.set("worst_order", json::string(pv::to_string(s.worst)));
   return j;
 }
 

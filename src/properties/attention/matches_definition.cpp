@@ -5,6 +5,7 @@
 #include "laws/attention/matches_definition.h"
 
 namespace {
+namespace matches_definition_property {  // this file's names (a unity build compiles several files as one)
 
 using namespace pv;
 
@@ -23,7 +24,6 @@ void compare_in_type(const matrix<double>& Q0, const matrix<double>& K0, const m
   });
 }
 
-}  // namespace
 
 PV_PROPERTY(law::id, law::statement("n_q, n_k in 1..8, d, d_v in 1..8, mixed magnitudes"),
             law::tolerance_rule(),
@@ -40,3 +40,6 @@ PV_PROPERTY(law::id, law::statement("n_q, n_k in 1..8, d, d_v in 1..8, mixed mag
               compare_in_type<double>(Q, K, V, def);
               compare_in_type<float>(Q, K, V, def);
             });
+
+}  // namespace matches_definition_property
+}  // namespace

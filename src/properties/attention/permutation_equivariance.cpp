@@ -4,6 +4,7 @@
 #include "laws/attention/permutation_equivariance.h"
 
 namespace {
+namespace permutation_equivariance_property {  // this file's names (a unity build compiles several files as one)
 
 using namespace pv;
 
@@ -43,7 +44,6 @@ void compare_in_type(const matrix<double>& X0, const projections<double>& W0, co
   }
 }
 
-}  // namespace
 
 PV_PROPERTY(law::id,
             law::statement() + ", with no positional encoding (n in 2..20 tokens, d in 2..16)",
@@ -69,3 +69,6 @@ PV_PROPERTY(law::id,
               compare_in_type<double>(X0, W, perm);
               compare_in_type<float>(X0, W, perm);
             });
+
+}  // namespace permutation_equivariance_property
+}  // namespace

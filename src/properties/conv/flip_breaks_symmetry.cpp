@@ -5,6 +5,7 @@
 #include "laws/conv/flip_breaks_symmetry.h"
 
 namespace {
+namespace flip_breaks_symmetry_property {  // this file's names (a unity build compiles several files as one)
 
 using namespace pv;
 
@@ -27,7 +28,6 @@ void compare_in_type(const gen::grid& g, const conv3x3<double>& k0, const matrix
   expect_exceeds<T>("attention(conv(flip X)) vs flip attention(conv(X))", o.attention);
 }
 
-}  // namespace
 
 PV_PROPERTY(law::id, law::statement(), law::tolerance_rule(),
             [] {
@@ -42,3 +42,6 @@ PV_PROPERTY(law::id, law::statement(), law::tolerance_rule(),
               compare_in_type<double>(g, k, X);
               compare_in_type<float>(g, k, X);
             });
+
+}  // namespace flip_breaks_symmetry_property
+}  // namespace

@@ -6,6 +6,7 @@
 #include "laws/conv/identical_neighbourhoods.h"
 
 namespace {
+namespace identical_neighbourhoods_property {  // this file's names (a unity build compiles several files as one)
 
 using namespace pv;
 
@@ -27,7 +28,6 @@ void compare_in_type(const gen::grid& g, const conv3x3<double>& k0, const matrix
   expect_equal<T>("attention(conv) output", o.attention, a, b);
 }
 
-}  // namespace
 
 PV_PROPERTY(law::id, law::statement(), law::tolerance_rule(),
             [] {
@@ -50,3 +50,6 @@ PV_PROPERTY(law::id, law::statement(), law::tolerance_rule(),
               compare_in_type<double>(g, k, X, a, b);
               compare_in_type<float>(g, k, X, a, b);
             });
+
+}  // namespace identical_neighbourhoods_property
+}  // namespace

@@ -5,6 +5,7 @@
 #include "laws/conv/zero_padding_border.h"
 
 namespace {
+namespace zero_padding_border_property {  // this file's names (a unity build compiles several files as one)
 
 using namespace pv;
 
@@ -37,7 +38,6 @@ void compare_in_type(const gen::grid& g, const conv3x3<double>& k0, const std::v
   });
 }
 
-}  // namespace
 
 PV_PROPERTY(law::id, law::statement(), law::tolerance_rule(),
             [] {
@@ -55,3 +55,6 @@ PV_PROPERTY(law::id, law::statement(), law::tolerance_rule(),
               compare_in_type<double>(g, k, x, positive);
               compare_in_type<float>(g, k, x, positive);
             });
+
+}  // namespace zero_padding_border_property
+}  // namespace

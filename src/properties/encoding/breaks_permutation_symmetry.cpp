@@ -6,6 +6,7 @@
 #include "laws/encoding/breaks_permutation_symmetry.h"
 
 namespace {
+namespace breaks_permutation_symmetry_property {  // this file's names (a unity build compiles several files as one)
 
 using namespace pv;
 
@@ -27,7 +28,6 @@ void compare_in_type(const law::encoding& enc, const matrix<double>& X0, const p
   }
 }
 
-}  // namespace
 
 PV_PROPERTY(law::id, law::statement(), law::tolerance_rule(),
             [] {
@@ -42,3 +42,6 @@ PV_PROPERTY(law::id, law::statement(), law::tolerance_rule(),
               compare_in_type<double>(enc, X0, perm, double(offset));
               compare_in_type<float>(enc, X0, perm, double(offset));
             });
+
+}  // namespace breaks_permutation_symmetry_property
+}  // namespace

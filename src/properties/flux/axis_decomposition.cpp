@@ -6,6 +6,7 @@
 #include "laws/flux/axis_decomposition.h"
 
 namespace {
+namespace axis_decomposition_property {  // this file's names (a unity build compiles several files as one)
 
 using namespace pv;
 using namespace pv::flux_check;
@@ -42,7 +43,6 @@ void compare_in_type(const gen::flux_spec& f, const matrix<double>& QK, const st
                             2 * hp(double(L.head_dim)) * underflow_floor<T>());
 }
 
-}  // namespace
 
 PV_PROPERTY(law::id, law::statement(), law::tolerance_rule(),
             [] {
@@ -57,3 +57,6 @@ PV_PROPERTY(law::id, law::statement(), law::tolerance_rule(),
               compare_in_type<double>(f, QK, p, p2);
               compare_in_type<float>(f, QK, p, p2);
             });
+
+}  // namespace axis_decomposition_property
+}  // namespace

@@ -5,6 +5,7 @@
 #include "laws/flux/per_axis_shift.h"
 
 namespace {
+namespace per_axis_shift_property {  // this file's names (a unity build compiles several files as one)
 
 using namespace pv;
 using namespace pv::flux_check;
@@ -20,7 +21,6 @@ void compare_in_type(const gen::flux_spec& f, const matrix<double>& QK, const st
                         o.base, o.shifted, o.bound);
 }
 
-}  // namespace
 
 PV_PROPERTY(law::id, law::statement(), law::tolerance_rule(),
             [] {
@@ -37,3 +37,6 @@ PV_PROPERTY(law::id, law::statement(), law::tolerance_rule(),
               compare_in_type<double>(f, QK, p, p2, s);
               compare_in_type<float>(f, QK, p, p2, s);
             });
+
+}  // namespace per_axis_shift_property
+}  // namespace

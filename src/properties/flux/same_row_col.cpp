@@ -7,6 +7,7 @@
 #include "laws/flux/same_row_col.h"
 
 namespace {
+namespace same_row_col_property {  // this file's names (a unity build compiles several files as one)
 
 using namespace pv;
 using namespace pv::flux_check;
@@ -31,7 +32,6 @@ void check_pair(const gen::flux_spec& f, const matrix<double>& QK, const std::ar
   }
 }
 
-}  // namespace
 
 PV_PROPERTY(law::id, law::statement(), law::tolerance_rule(),
             [] {
@@ -48,3 +48,6 @@ PV_PROPERTY(law::id, law::statement(), law::tolerance_rule(),
                 check_pair<float>(f, QK, {img, r, c}, pp);
               }
             });
+
+}  // namespace same_row_col_property
+}  // namespace

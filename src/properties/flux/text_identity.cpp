@@ -6,6 +6,7 @@
 #include "laws/flux/text_identity.h"
 
 namespace {
+namespace text_identity_property {  // this file's names (a unity build compiles several files as one)
 
 using namespace pv;
 namespace law = pv::laws::text_identity;
@@ -22,7 +23,6 @@ void compare_in_type(const gen::flux_spec& f, const matrix<double>& X0) {
                  to_decimal(R.a[i]));
 }
 
-}  // namespace
 
 PV_PROPERTY(law::id, law::statement(), law::tolerance_rule(),
             [] {
@@ -33,3 +33,6 @@ PV_PROPERTY(law::id, law::statement(), law::tolerance_rule(),
               compare_in_type<double>(f, X);
               compare_in_type<float>(f, X);
             });
+
+}  // namespace text_identity_property
+}  // namespace

@@ -6,6 +6,7 @@
 #include "laws/rope/attention_translation_invariance.h"
 
 namespace {
+namespace attention_translation_invariance_property {  // this file's names (a unity build compiles several files as one)
 
 using namespace pv;
 namespace law = pv::laws::attention_translation_invariance;
@@ -66,7 +67,6 @@ std::string show_positions(const std::vector<std::vector<double>>& p) {
   return s + "]";
 }
 
-}  // namespace
 
 PV_PROPERTY(law::id, law::property_statement(), law::forward_tolerance_rule(),
             [] {
@@ -107,3 +107,6 @@ PV_PROPERTY(law::id, law::property_statement(), law::forward_tolerance_rule(),
               RC_TAG(std::string(c.kind));
               tag_case(c.f32, c.f64, redraws);
             });
+
+}  // namespace attention_translation_invariance_property
+}  // namespace

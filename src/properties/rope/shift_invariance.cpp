@@ -6,6 +6,7 @@
 #include "laws/rope/shift_invariance.h"
 
 namespace {
+namespace shift_invariance_property {  // this file's names (a unity build compiles several files as one)
 
 using namespace pv;
 namespace law = pv::laws::shift_invariance;
@@ -25,7 +26,6 @@ void compare_in_type(const gen::rope_spec& spec, const matrix<double>& QK, doubl
                ref::to_decimal(o.bound, 17));
 }
 
-}  // namespace
 
 PV_PROPERTY(law::id,
             law::statement() +
@@ -51,3 +51,6 @@ PV_PROPERTY(law::id,
               compare_in_type<double>(spec, QK, double(m), double(n), double(s));
               compare_in_type<float>(spec, QK, double(m), double(n), double(s));
             });
+
+}  // namespace shift_invariance_property
+}  // namespace

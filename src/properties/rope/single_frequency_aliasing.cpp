@@ -5,6 +5,7 @@
 #include "laws/rope/single_frequency_aliasing.h"
 
 namespace {
+namespace single_frequency_aliasing_property {  // this file's names (a unity build compiles several files as one)
 
 using namespace pv;
 namespace law = pv::laws::single_frequency_aliasing;
@@ -32,7 +33,6 @@ void compare_in_type(pairing pr, std::size_t pairs, long p, long q, const matrix
                         a, b, bound);
 }
 
-}  // namespace
 
 PV_PROPERTY(law::id, law::statement(), law::tolerance_rule(),
             [] {
@@ -50,3 +50,6 @@ PV_PROPERTY(law::id, law::statement(), law::tolerance_rule(),
               compare_in_type<double>(pr, pairs, p, q, QK, m, double(n), m2, double(n2));
               compare_in_type<float>(pr, pairs, p, q, QK, m, double(n), m2, double(n2));
             });
+
+}  // namespace single_frequency_aliasing_property
+}  // namespace

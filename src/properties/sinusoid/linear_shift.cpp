@@ -5,6 +5,7 @@
 #include "laws/sinusoid/linear_shift.h"
 
 namespace {
+namespace linear_shift_property {  // this file's names (a unity build compiles several files as one)
 
 using namespace pv;
 
@@ -24,7 +25,6 @@ void compare_in_type(const gen::rope_spec& spec, double m, double k) {
   });
 }
 
-}  // namespace
 
 PV_PROPERTY(law::id,
             law::statement() + " (speeds from the base^(-2i/d) ladder or explicit; |m|, |k| up to 2^20)",
@@ -39,3 +39,6 @@ PV_PROPERTY(law::id,
               compare_in_type<double>(spec, double(m), double(k));
               compare_in_type<float>(spec, double(m), double(k));
             });
+
+}  // namespace linear_shift_property
+}  // namespace

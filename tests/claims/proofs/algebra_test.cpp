@@ -8,6 +8,7 @@
 #include <iostream>
 
 namespace pv::proofs {
+namespace claims_proofs_algebra_test {  // this file's names: a unity build compiles several test files as one
 namespace {
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
@@ -94,4 +95,5 @@ TEST(Algebraic, PolynomialVanishingOnAllButOneGridValueIsRejected) {
 }
 
 }  // namespace
+}  // namespace claims_proofs_algebra_test
 }  // namespace pv::proofs

@@ -8,6 +8,8 @@
 #include <iostream>
 #include <set>
 
+namespace claims_proofs_attach_test {  // this file's names: a unity build compiles several test files as one
+
 namespace {
 
 TEST(ProofAttachments, AttachToCataloguedClaimsWithoutTouchingValues) {
@@ -52,3 +54,5 @@ TEST(ProofAttachments, SeveralProofsShareOneClaim) {
 }
 
 }  // namespace
+
+}  // namespace claims_proofs_attach_test

@@ -8,6 +8,7 @@
 #include <iostream>
 
 namespace pv::proofs {
+namespace claims_proofs_bitwise_study_test {  // this file's names: a unity build compiles several test files as one
 namespace {
 
 TEST(BitwiseStudy, CorrectlyRoundedIsExactSequentialIsNot) {
@@ -46,4 +47,5 @@ TEST(Ulps, Distance) {
 }
 
 }  // namespace
+}  // namespace claims_proofs_bitwise_study_test
 }  // namespace pv::proofs

@@ -6,6 +6,7 @@
 #include <iostream>
 
 namespace pv::proofs {
+namespace claims_proofs_certificates_test {  // this file's names: a unity build compiles several test files as one
 namespace {
 
 TEST(Certify, RoundingVerdicts) {
@@ -74,4 +75,5 @@ TEST(Certify, WrongPrintedValueIsDisproved) {
 }
 
 }  // namespace
+}  // namespace claims_proofs_certificates_test
 }  // namespace pv::proofs

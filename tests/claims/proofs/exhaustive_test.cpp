@@ -8,6 +8,7 @@
 #include <iostream>
 
 namespace pv::proofs {
+namespace claims_proofs_exhaustive_test {  // this file's names: a unity build compiles several test files as one
 namespace {
 
 TEST(ExhaustiveOrders, SixCellsEveryOrder) {
@@ -102,4 +103,5 @@ TEST(ExhaustiveSingleSpeed, PlantedUnreducedSpeedIsRejected) {
 }
 
 }  // namespace
+}  // namespace claims_proofs_exhaustive_test
 }  // namespace pv::proofs

@@ -14,6 +14,7 @@
 #include <cmath>
 
 namespace pv::laws {
+namespace laws_attend_laws_test {  // this file's names: a unity build compiles several test files as one
 namespace {
 
 using attend::empty_rows;
@@ -160,4 +161,5 @@ TEST(AttendLaws, TheSupportProbeReadsTheMaskOff) {
 }
 
 }  // namespace
+}  // namespace laws_attend_laws_test
 }  // namespace pv::laws

@@ -10,6 +10,7 @@
 #include <limits>
 
 namespace pv::laws::attend {
+namespace laws_attend_problem_test {  // this file's names: a unity build compiles several test files as one
 namespace {
 
 problem one(long n_q, long n_k, long d, long d_v) {
@@ -150,4 +151,5 @@ TEST(AttendProblem, TheBoundHoldsForAFloatEvaluationAndIsNotVacuous) {
 }
 
 }  // namespace
+}  // namespace laws_attend_problem_test
 }  // namespace pv::laws::attend

@@ -12,6 +12,7 @@
 #include <limits>
 
 namespace pv::laws::attention_bound {
+namespace laws_attention_any_order_bound_test {  // this file's names: a unity build compiles several test files as one
 namespace {
 
 matrix<float> filled(std::size_t r, std::size_t c, double phase) {
@@ -103,4 +104,5 @@ TEST(AnyOrderBound, GammaIsInfinitePastOne) {
 }
 
 }  // namespace
+}  // namespace laws_attention_any_order_bound_test
 }  // namespace pv::laws::attention_bound

@@ -8,6 +8,7 @@
 #include <vector>
 
 namespace pv::laws::convex_hull {
+namespace laws_attention_convex_hull_test {  // this file's names: a unity build compiles several test files as one
 namespace {
 
 TEST(ConvexHullLaw, EntriesStayInTheColumnRange) {
@@ -56,4 +57,5 @@ TEST(ConvexHullLaw, WithTheIdentityEachRowSumsToOne) {
 }
 
 }  // namespace
+}  // namespace laws_attention_convex_hull_test
 }  // namespace pv::laws::convex_hull

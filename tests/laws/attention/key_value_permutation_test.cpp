@@ -8,6 +8,7 @@
 #include <limits>
 
 namespace pv::laws::key_value_permutation {
+namespace laws_attention_key_value_permutation_test {  // this file's names: a unity build compiles several test files as one
 namespace {
 
 TEST(KeyValuePermutationLaw, ComparesRowWithRowWithinTwiceTheBound) {
@@ -47,4 +48,5 @@ TEST(KeyValuePermutationLaw, FloatAttentionMeetsIt) {
 }
 
 }  // namespace
+}  // namespace laws_attention_key_value_permutation_test
 }  // namespace pv::laws::key_value_permutation

@@ -8,6 +8,7 @@
 #include <cmath>
 
 namespace pv::laws::matches_definition {
+namespace laws_attention_matches_definition_test {  // this file's names: a unity build compiles several test files as one
 namespace {
 
 struct inputs {
@@ -53,4 +54,5 @@ TEST(MatchesDefinitionLaw, AWrongDefinitionIsCaught) {
 }
 
 }  // namespace
+}  // namespace laws_attention_matches_definition_test
 }  // namespace pv::laws::matches_definition

@@ -8,6 +8,7 @@
 #include <cmath>
 
 namespace pv::laws::permutation_equivariance {
+namespace laws_attention_permutation_equivariance_test {  // this file's names: a unity build compiles several test files as one
 namespace {
 
 matrix<double> three_by_two() {
@@ -98,4 +99,5 @@ TEST(PermutationLaw, DrawOrderIsAPermutationFromTheSeed) {
 }
 
 }  // namespace
+}  // namespace laws_attention_permutation_equivariance_test
 }  // namespace pv::laws::permutation_equivariance

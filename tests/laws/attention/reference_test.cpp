@@ -9,6 +9,7 @@
 #include <cmath>
 
 namespace pv::laws::attention_reference {
+namespace laws_attention_reference_test {  // this file's names: a unity build compiles several test files as one
 namespace {
 
 TEST(AttentionReferenceLaw, ToleranceIsCRBPlusTheFloor) {
@@ -67,4 +68,5 @@ TEST(AttentionReferenceLaw, PlainRoundedIsTheTextbookOrder) {
 }
 
 }  // namespace
+}  // namespace laws_attention_reference_test
 }  // namespace pv::laws::attention_reference

@@ -10,6 +10,7 @@
 #include <limits>
 
 namespace pv::laws::score_shift {
+namespace laws_attention_score_shift_test {  // this file's names: a unity build compiles several test files as one
 namespace {
 
 TEST(ScoreShiftLaw, TheCaseAppendsTheShiftAndOnes) {
@@ -51,4 +52,5 @@ TEST(ScoreShiftLaw, MaxSubtractedAttentionMeetsItWhereExpOverflows) {
 }
 
 }  // namespace
+}  // namespace laws_attention_score_shift_test
 }  // namespace pv::laws::score_shift

@@ -8,6 +8,7 @@
 #include <cmath>
 
 namespace pv::laws::attention_shapes {
+namespace laws_attention_shapes_test {  // this file's names: a unity build compiles several test files as one
 namespace {
 
 TEST(AttentionShapesLaw, FindsTheWorstEntryAndJudgesItExactly) {
@@ -38,4 +39,5 @@ TEST(AttentionShapesLaw, AZeroToleranceWithAnErrorIsInfinite) {
 }
 
 }  // namespace
+}  // namespace laws_attention_shapes_test
 }  // namespace pv::laws::attention_shapes

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 namespace pv::laws::flip_breaks_symmetry {
+namespace laws_conv_flip_breaks_symmetry_test {  // this file's names: a unity build compiles several test files as one
 namespace {
 
 template <class T>
@@ -45,4 +46,5 @@ TEST(FlipBreaksSymmetryLaw, ASymmetricKernelKeepsTheFlipLaw) {
 }
 
 }  // namespace
+}  // namespace laws_conv_flip_breaks_symmetry_test
 }  // namespace pv::laws::flip_breaks_symmetry

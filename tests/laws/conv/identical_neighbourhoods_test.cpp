@@ -9,6 +9,7 @@
 #include <cstdlib>
 
 namespace pv::laws::identical_neighbourhoods {
+namespace laws_conv_identical_neighbourhoods_test {  // this file's names: a unity build compiles several test files as one
 namespace {
 
 template <class T>
@@ -49,4 +50,5 @@ TEST(IdenticalNeighbourhoodsLaw, IdenticalNeighbourhoodsGiveIdenticalRows) {
 }
 
 }  // namespace
+}  // namespace laws_conv_identical_neighbourhoods_test
 }  // namespace pv::laws::identical_neighbourhoods

@@ -8,6 +8,7 @@
 #include <map>
 
 namespace pv::laws::zero_padding_border {
+namespace laws_conv_zero_padding_border_test {  // this file's names: a unity build compiles several test files as one
 namespace {
 
 TEST(ZeroPaddingBorderLaw, MissingTapsOfCornerEdgeAndInterior) {
@@ -64,4 +65,5 @@ TEST(ZeroPaddingBorderLaw, APictureThatIsNotConstantFails) {
 }
 
 }  // namespace
+}  // namespace laws_conv_zero_padding_border_test
 }  // namespace pv::laws::zero_padding_border

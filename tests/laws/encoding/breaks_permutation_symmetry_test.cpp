@@ -9,6 +9,7 @@
 #include <cmath>
 
 namespace pv::laws::breaks_permutation_symmetry {
+namespace laws_encoding_breaks_permutation_symmetry_test {  // this file's names: a unity build compiles several test files as one
 namespace {
 
 matrix<double> tokens() {
@@ -42,4 +43,5 @@ TEST(BreaksPermutationSymmetryLaw, TheIdentityLeavesNoWitness) {
 }
 
 }  // namespace
+}  // namespace laws_encoding_breaks_permutation_symmetry_test
 }  // namespace pv::laws::breaks_permutation_symmetry

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 namespace pv::laws::shift_invariance {
+namespace laws_rope_shift_invariance_test {  // this file's names: a unity build compiles several test files as one
 namespace {
 
 TEST(ShiftLaw, BodyAddsTheTwoBounds) {
@@ -35,4 +36,5 @@ TEST(ShiftLaw, RopeDotHoldsForFloatAndNotForAWrongShift) {
 }
 
 }  // namespace
+}  // namespace laws_rope_shift_invariance_test
 }  // namespace pv::laws::shift_invariance

@@ -8,6 +8,7 @@
 #include <cmath>
 
 namespace pv::laws::linear_shift {
+namespace laws_sinusoid_linear_shift_test {  // this file's names: a unity build compiles several test files as one
 namespace {
 
 template <class T>
@@ -62,4 +63,5 @@ TEST(LinearShiftLaw, BlackBoxBodyAcceptsCorrectRowsAndCatchesAWrongSpeed) {
 }
 
 }  // namespace
+}  // namespace laws_sinusoid_linear_shift_test
 }  // namespace pv::laws::linear_shift

@@ -10,6 +10,7 @@
 #include <utility>
 
 namespace pv::laws::sinusoid_reference {
+namespace laws_sinusoid_reference_test {  // this file's names: a unity build compiles several test files as one
 namespace {
 
 TEST(SinusoidReferenceLaw, ToleranceGrowsWithThePosition) {
@@ -57,4 +58,5 @@ TEST(SinusoidReferenceLaw, CorrectRowsPassAndTheSwappedLayoutFails) {
 }
 
 }  // namespace
+}  // namespace laws_sinusoid_reference_test
 }  // namespace pv::laws::sinusoid_reference

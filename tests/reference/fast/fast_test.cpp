@@ -16,6 +16,7 @@
 #include <string>
 
 namespace pv::fast {
+namespace reference_fast_fast_test {  // this file's names: a unity build compiles several test files as one
 namespace {
 
 // The MPFR reference at 256 bits errs by at most ~n 2^-250 relative to the
@@ -337,4 +338,5 @@ TEST_F(FastTier, AnErrorOfTwiceTheBoundIsDetected) {
 }
 
 }  // namespace
+}  // namespace reference_fast_fast_test
 }  // namespace pv::fast
