@@ -2,6 +2,7 @@
 
 #include "blackbox/key_weights.h"
 #include "blackbox/laws.h"
+#include "blackbox/normaliser.h"
 #include "blackbox/plain_in_class.h"
 #include "blackbox/structured_inputs.h"
 #include "laws/attention/any_order_bound.h"
@@ -186,8 +187,16 @@ std::string diagnose_shape(const check_run& cx, const att_inputs<T>& in, const m
   std::string error;
   const auto readings = read_key_weights<T>(cx, s, row, error);
   if (readings.empty()) return none + "; " + error;
-  const std::string f =
-      key_weight_finding(readings, key_weight_tolerance(cx, double(unit_roundoff<T>()), readings.back().n_k));
+  const double tol = key_weight_tolerance(cx, double(unit_roundoff<T>()), readings.back().n_k);
+  // one factor on every weight: the normaliser read with equal scores tests a 16-bit sum of the exponentials
+  std::string normaliser;
+  if (key_weights_scaled(readings, tol)) {
+    std::string nerror;
+    const auto nr = read_normaliser<T>(cx, s, nerror);
+    const double ntol = nr.empty() ? tol : key_weight_tolerance(cx, double(unit_roundoff<T>()), nr.back().n_k);
+    if (!normaliser_format(nr, ntol).empty()) normaliser = normaliser_finding(nr, ntol);
+  }
+  const std::string f = key_weight_finding(readings, tol, normaliser);
   if (!f.empty()) return f + "; " + none;
   std::string at;
   for (const auto& r : readings)
