@@ -113,8 +113,9 @@ bool law_run::calls_ok(int k, const std::vector<std::size_t>& idx,
     fail(k, std::string(to_string(c.kind)) + "() call " + std::to_string(pos + 1) +
                 " of the case: " + to_string(R.st) + (R.detail.empty() ? "" : ": " + R.detail),
          describe);
-    // a NaN or infinity: probes at the call's shape say what in the scores brings it (only on this failure)
-    if (first && R.st == status::non_finite)
+    // a NaN or infinity: probes at the call's shape say what in the scores brings it (only on this
+    // failure, and not when the entry was never written: the finding names that cause already)
+    if (first && R.st == status::non_finite && R.detail.find(sandbox::kNeverWritten) == std::string::npos)
       if (const std::string dg = diagnose_nonfinite(cx_, c, R.out); !dg.empty()) diagnose(dg);
     return false;
   }

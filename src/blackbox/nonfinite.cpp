@@ -129,9 +129,8 @@ std::vector<nonfinite_reading> probe(const check_run& cx, std::size_t nq, std::s
   for (score_probe kind : {score_probe::ties, score_probe::rising, score_probe::rising_shifted,
                            score_probe::ties_shifted}) {
     matrix<T> q(nq, d), k(nk, d);
-    const bool shifted = kind == score_probe::rising_shifted || kind == score_probe::ties_shifted;
     // the shift in a column of its own when there is one: the rising part is then the same values as sent
-    const bool own = shifted && kind == score_probe::rising_shifted && d >= 2;
+    const bool own = kind == score_probe::rising_shifted && d >= 2;
     for (std::size_t j = 0; j < nk; ++j) {
       if (kind == score_probe::ties_shifted) k(j, 0) = sent(shift * rs);
       else if (kind == score_probe::rising_shifted && !own) k(j, 0) = sent((rise(j) + shift) * rs);

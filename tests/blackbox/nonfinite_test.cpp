@@ -91,6 +91,18 @@ TEST(NonFinite, MutantsNaNIsNamedByTheProbes) {
   }
 }
 
+// An entry never written (still the buffer's NaN fill) is named so by the
+// sandbox: no probe is run for it.
+TEST(NonFinite, AnEntryNeverWrittenRunsNoProbe) {
+  const std::string dir = pv::plugin_test::out_dir("nonfinite-unwritten");
+  const auto mutants = pv::plugin_test::plugin_map(POSVERIFY_MUTANT_PLUGINS);
+  auto r = pv::test::run_posverify("check --impl " + mutants.at("size_prefill_grid") +
+                                   " --law 'attention.shapes[float32]' --out " + dir);
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_TRUE(has(r.out, "never written")) << r.out;
+  EXPECT_FALSE(has(r.out, "the probes at this shape")) << r.out;
+}
+
 TEST(NonFinite, ACorrectKernelGetsNoNonFiniteDiagnosis) {
   const std::string dir = pv::plugin_test::out_dir("nonfinite-correct");
   const auto panel = pv::plugin_test::plugin_map(POSVERIFY_PANEL_PLUGINS);
