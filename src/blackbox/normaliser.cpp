@@ -93,6 +93,23 @@ std::vector<normaliser_reading> read_normaliser(const check_run& cx, const shape
   return out;
 }
 
+namespace {
+
+/// The relative tolerance of the normaliser read from readings rs (key 0's weight at the largest n_k).
+double normaliser_tolerance(const check_run& cx, double u, const std::vector<normaliser_reading>& rs) {
+  return key_weight_tolerance(cx, u, rs.empty() ? 0 : rs.back().n_k);
+}
+
+}  // namespace
+
+template <class T>
+std::string sixteen_bit_normaliser(const check_run& cx, const shape& s) {
+  std::string error;
+  const auto nr = read_normaliser<T>(cx, s, error);
+  const double tol = normaliser_tolerance(cx, double(unit_roundoff<T>()), nr);
+  return normaliser_format(nr, tol).empty() ? "" : normaliser_finding(nr, tol);
+}
+
 template <class T>
 std::string diagnose_normaliser(const check_run& cx, const shape& s, std::size_t row) {
   std::string error;
@@ -100,8 +117,8 @@ std::string diagnose_normaliser(const check_run& cx, const shape& s, std::size_t
   if (kw.empty()) return "";
   const double tol = key_weight_tolerance(cx, double(unit_roundoff<T>()), kw.back().n_k);
   const auto nr = read_normaliser<T>(cx, s, error);
-  const double ntol = nr.empty() ? tol : key_weight_tolerance(cx, double(unit_roundoff<T>()), nr.back().n_k);
-  const std::string nf = nr.empty() ? "" : normaliser_finding(nr, ntol);
+  const double ntol = normaliser_tolerance(cx, double(unit_roundoff<T>()), nr);
+  const std::string nf = normaliser_finding(nr, ntol);
   // right relative to each other: every read weight its exact one times the reading's sum
   double spread = 0;
   std::vector<std::string> sums;
@@ -115,13 +132,14 @@ std::string diagnose_normaliser(const check_run& cx, const shape& s, std::size_t
     else if (!sums.empty()) sums.back() += " and " + significant(F) + " at n_k = " + std::to_string(r.n_k);
   }
   if (!(spread <= tol)) {
-    const std::string fmt = nr.empty() ? "" : normaliser_format(nr, ntol);
-    const std::string kf =
-        key_weight_finding(kw, tol, fmt.empty() ? "" : "its sum of the exponentials is accumulated in " + fmt);
-    return kf + (nf.empty() ? "" : "; " + nf);
+    // a format that matches explains a factor on every weight (key_weight_finding's why); else the reading is added
+    const bool matched = !normaliser_format(nr, ntol).empty();
+    const std::string kf = key_weight_finding(kw, tol, matched ? nf : "");
+    return kf + (nf.empty() || (matched && key_weights_scaled(kw, tol)) ? "" : (kf.empty() ? "" : "; ") + nf);
   }
   std::string f = "the keys' weights read with v = I are softmax's relative to each other (within " +
-                  significant(100 * tol, 3) + "%) and sum to " + joined(sums) + " (equal and rising scores)";
+                  significant(100 * tol, 3) + "%) and sum (equal, rising scores) to ";
+  for (std::size_t i = 0; i < sums.size(); ++i) f += (i == 0 ? "" : ", ") + sums[i];
   if (!nf.empty()) return f + "; " + nf;
   if (nr.empty()) return f;
   std::vector<std::string> at;
@@ -132,6 +150,8 @@ std::string diagnose_normaliser(const check_run& cx, const shape& s, std::size_t
 
 template std::vector<normaliser_reading> read_normaliser<float>(const check_run&, const shape&, std::string&);
 template std::vector<normaliser_reading> read_normaliser<double>(const check_run&, const shape&, std::string&);
+template std::string sixteen_bit_normaliser<float>(const check_run&, const shape&);
+template std::string sixteen_bit_normaliser<double>(const check_run&, const shape&);
 template std::string diagnose_normaliser<float>(const check_run&, const shape&, std::size_t);
 template std::string diagnose_normaliser<double>(const check_run&, const shape&, std::size_t);
 

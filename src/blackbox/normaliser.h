@@ -47,6 +47,12 @@ std::string normaliser_finding(const std::vector<normaliser_reading>& rs, double
 template <class T>
 std::vector<normaliser_reading> read_normaliser(const check_run& cx, const shape& s, std::string& error);
 
+/// The normaliser read at shape s when a 16-bit sum of the exponentials
+/// explains it (normaliser_finding naming the format), else "": what
+/// attention.shapes tells in place of its guess when every weight is scaled.
+template <class T>
+std::string sixteen_bit_normaliser(const check_run& cx, const shape& s);
+
 /// attention.convex_hull's diagnosis of a row with v = I that does not sum to
 /// 1 at shape s (output row `row`): the keys' weights read there
 /// (key_weights.h) and, when they are right relative to each other, their

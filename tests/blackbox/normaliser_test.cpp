@@ -68,6 +68,12 @@ TEST(Normaliser, ABfloat16SumOfTheExponentialsIsNamed) {
   EXPECT_TRUE(has(r.out, "diagnosis: the keys' weights read with v = I are softmax's relative to each other")) << r.out;
   EXPECT_TRUE(has(r.out, "the normaliser equals a sum of the exponentials accumulated in bfloat16")) << r.out;
   EXPECT_FALSE(has(r.out, "rescaled")) << r.out;
+  // attention.shapes: the weights are right within bfloat16's tolerance at its shape, the long rows tell
+  auto s = pv::test::run_posverify("check --impl " + mutants.at("panel_attn_bf16_eager_bf16_sum") +
+                                   " --law 'attention.shapes[float32]' --out " + dir);
+  EXPECT_EQ(s.code, 1) << s.out;
+  EXPECT_TRUE(has(s.out, "are softmax's (n_k = ")) << s.out;
+  EXPECT_TRUE(has(s.out, "the normaliser equals a sum of the exponentials accumulated in bfloat16")) << s.out;
 }
 
 TEST(Normaliser, TheCorrectSiblingGetsNoNormaliserDiagnosis) {
