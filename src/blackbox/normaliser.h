@@ -8,7 +8,8 @@
 // probe runs at the failing case's n_k and at 1025 and 4097 keys, where the
 // two formats' sums part from each other and from n_k.
 // attention.convex_hull names with it why a row with v = I does not sum to 1,
-// and attention.shapes why every weight is scaled by one factor.
+// and attention.shapes why every weight is scaled by one factor (or why a
+// shape fails whose weights read right within the class's tolerance).
 #pragma once
 
 #include "blackbox/accuracy.h"

@@ -195,7 +195,8 @@ std::string diagnose_shape(const check_run& cx, const att_inputs<T>& in, const m
   std::string at;
   for (const auto& r : readings)
     if (!r.rising) at += (at.empty() ? "" : " and ") + std::to_string(r.n_k);
-  const std::string right = "the keys' weights read with v = I are softmax's (n_k = " + at + ", equal and rising scores)";
+  const std::string right =
+      "the keys' weights read with v = I are softmax's (n_k = " + at + ", equal and rising scores)";
   // right within the class's tolerance here, but a 16-bit sum of the exponentials shows on longer rows
   if (const std::string n = sixteen_bit_normaliser<T>(cx, s); !n.empty()) return right + "; but " + n + "; " + none;
   return right + ": the error lies in the sum over the values or in these inputs' scores; " + none;
