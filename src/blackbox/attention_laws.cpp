@@ -8,6 +8,7 @@
 #include "blackbox/declines.h"
 #include "blackbox/law_run.h"
 #include "blackbox/laws.h"
+#include "blackbox/normaliser.h"
 #include "blackbox/plain_in_class.h"
 #include "laws/attention/any_order_bound.h"
 #include "laws/attention/convex_hull.h"
@@ -373,6 +374,11 @@ law_result law_convex_hull(const check_run& cx) {
                                     " vs the column's range [" + ref::to_decimal(e.lo) + ", " +
                                     ref::to_decimal(e.hi) + "]",
                                 desc);
+      // a row of weights that does not sum to 1: the keys' weights and the normaliser read at this shape
+      if (!ok && e.row_sum)
+        if (const std::string dg = diagnose_normaliser<T>(cx, {c.q.rows, c.k.rows, c.q.cols, c.v.cols}, e.row);
+            !dg.empty())
+          L.diagnose(dg);
       return ok;
     });
     return ok;

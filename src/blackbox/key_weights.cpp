@@ -18,9 +18,10 @@ namespace {
 struct shown {
   std::string text, why;  ///< what the weights are, and what that suggests
   std::vector<std::size_t> dropped;
+  bool scaled = false;  ///< every weight softmax's times one factor (the normaliser wrong)
 };
 
-shown finding_of(const key_weight_reading& r, double tol) {
+shown finding_of(const key_weight_reading& r, double tol, const std::string& normaliser) {
   const std::size_t n = r.exact.size();
   const std::string with = r.rising ? " (rising scores)" : "";
   for (std::size_t j = 0; j < n; ++j)
@@ -46,10 +47,12 @@ shown finding_of(const key_weight_reading& r, double tol) {
   }
   if (runs.size() == 1) {
     if (std::abs(runs[0].ratio - 1) <= tol) return {};
+    const std::string wrong = "the keys are weighted right against each other but the normaliser is wrong";
     return {"every weight is softmax's times " + significant(runs[0].ratio) + with,
-            "the keys are weighted right against each other but the normaliser is wrong (a running sum not rescaled "
-            "when the maximum grows?)",
-            {}};
+            normaliser.empty() ? wrong + " (a running sum not rescaled when the maximum grows?)"
+                               : wrong + ": " + normaliser,
+            {},
+            true};
   }
   if (runs.size() <= 8) {
     std::string blocks, factors;
@@ -76,7 +79,7 @@ shown finding_of(const key_weight_reading& r, double tol) {
 
 }  // namespace
 
-std::string key_weight_finding(const std::vector<key_weight_reading>& rs, double tol) {
+std::string key_weight_finding(const std::vector<key_weight_reading>& rs, double tol, const std::string& normaliser) {
   // per n_k, the first reading that shows something (equal scores come first)
   std::string f;
   std::vector<std::string> whys;
@@ -85,7 +88,7 @@ std::string key_weight_finding(const std::vector<key_weight_reading>& rs, double
   bool any_dropped = false, tails = true, last_only = true;
   for (const auto& r : rs) {
     if (r.n_k == said_nk) continue;
-    const shown sh = finding_of(r, tol);
+    const shown sh = finding_of(r, tol, normaliser);
     if (sh.text.empty()) continue;
     said_nk = r.n_k;
     f += (f.empty() ? "at n_k = " : "; at n_k = ") + std::to_string(r.n_k) + ", " + sh.text;
@@ -108,6 +111,18 @@ std::string key_weight_finding(const std::vector<key_weight_reading>& rs, double
                    std::to_string(first_dropped) + " on is dropped)");
   for (std::size_t i = 0; i < whys.size(); ++i) f += (i == 0 ? ": " : "; ") + whys[i];
   return "the keys' weights read with v = I: " + f;
+}
+
+bool key_weights_scaled(const std::vector<key_weight_reading>& rs, double tol) {
+  std::size_t said_nk = 0;
+  for (const auto& r : rs) {
+    if (r.n_k == said_nk) continue;
+    const shown sh = finding_of(r, tol, "");
+    if (sh.text.empty()) continue;
+    said_nk = r.n_k;
+    if (sh.scaled) return true;
+  }
+  return false;
 }
 
 double key_weight_tolerance(const check_run& cx, double unit_roundoff, std::size_t n_k) {

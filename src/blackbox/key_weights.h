@@ -27,7 +27,15 @@ struct key_weight_reading {
 
 /// What the readings say, or "" when every read weight is the exact one
 /// within relative tolerance `tol`. Pure (tests/blackbox/key_weights_test.cpp).
-std::string key_weight_finding(const std::vector<key_weight_reading>& rs, double tol);
+/// `normaliser`: what a probe of the normaliser showed (normaliser.h), told
+/// when every weight is scaled by one factor in place of the guess that a
+/// running sum is not rescaled when the maximum grows.
+std::string key_weight_finding(const std::vector<key_weight_reading>& rs, double tol,
+                               const std::string& normaliser = "");
+
+/// Whether a reading key_weight_finding tells shows every weight scaled by
+/// one factor (the normaliser wrong, the keys right against each other).
+bool key_weights_scaled(const std::vector<key_weight_reading>& rs, double tol);
 
 /// Runs the probes at shape s (its n_q, d, d_v; at its n_k and, up to 1024
 /// keys, at 2 n_k + 1) on the kernel of cx in dtype T and reads output row

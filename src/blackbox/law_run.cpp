@@ -1,6 +1,7 @@
 #include "blackbox/law_run.h"
 
 #include "blackbox/declines.h"
+#include "blackbox/nonfinite.h"
 #include "sandbox/process_adapter.h"
 
 #include "core/text.h"
@@ -108,9 +109,14 @@ bool law_run::calls_ok(int k, const std::vector<std::size_t>& idx,
     }
     if (R.st == status::not_run) return false;
     const call& c = calls_[i];
+    const bool first = !failed();
     fail(k, std::string(to_string(c.kind)) + "() call " + std::to_string(pos + 1) +
                 " of the case: " + to_string(R.st) + (R.detail.empty() ? "" : ": " + R.detail),
          describe);
+    // a NaN or infinity: probes at the call's shape say what in the scores brings it (only on this
+    // failure, and not when the entry was never written: the finding names that cause already)
+    if (first && R.st == status::non_finite && R.detail.find(sandbox::kNeverWritten) == std::string::npos)
+      if (const std::string dg = diagnose_nonfinite(cx_, c, R.out); !dg.empty()) diagnose(dg);
     return false;
   }
   return true;

@@ -2,6 +2,7 @@
 
 #include "blackbox/key_weights.h"
 #include "blackbox/laws.h"
+#include "blackbox/normaliser.h"
 #include "blackbox/plain_in_class.h"
 #include "blackbox/structured_inputs.h"
 #include "laws/attention/any_order_bound.h"
@@ -186,14 +187,19 @@ std::string diagnose_shape(const check_run& cx, const att_inputs<T>& in, const m
   std::string error;
   const auto readings = read_key_weights<T>(cx, s, row, error);
   if (readings.empty()) return none + "; " + error;
-  const std::string f =
-      key_weight_finding(readings, key_weight_tolerance(cx, double(unit_roundoff<T>()), readings.back().n_k));
+  const double tol = key_weight_tolerance(cx, double(unit_roundoff<T>()), readings.back().n_k);
+  // one factor on every weight: the normaliser read with equal scores tests a 16-bit sum of the exponentials
+  const std::string normaliser = key_weights_scaled(readings, tol) ? sixteen_bit_normaliser<T>(cx, s) : "";
+  const std::string f = key_weight_finding(readings, tol, normaliser);
   if (!f.empty()) return f + "; " + none;
   std::string at;
   for (const auto& r : readings)
     if (!r.rising) at += (at.empty() ? "" : " and ") + std::to_string(r.n_k);
-  return "the keys' weights read with v = I are softmax's (n_k = " + at +
-         ", equal and rising scores): the error lies in the sum over the values or in these inputs' scores; " + none;
+  const std::string right =
+      "the keys' weights read with v = I are softmax's (n_k = " + at + ", equal and rising scores)";
+  // right within the class's tolerance here, but a 16-bit sum of the exponentials shows on longer rows
+  if (const std::string n = sixteen_bit_normaliser<T>(cx, s); !n.empty()) return right + "; but " + n + "; " + none;
+  return right + ": the error lies in the sum over the values or in these inputs' scores; " + none;
 }
 
 template <class T>

@@ -78,6 +78,10 @@ const char* to_string(status s);
 /// the library does not declare. Not a decline of the library's.
 inline constexpr const char* kNotDeclared = "not called: it needs what the library does not declare";
 
+/// The end of a non-finite result's detail when the entry still holds the NaN
+/// bytes the output buffer was filled with: the kernel never wrote it.
+inline constexpr const char* kNeverWritten = "(still the NaN bytes the buffer was filled with: never written)";
+
 struct result {
   status st = status::not_run;
   int rc = 0;

@@ -53,7 +53,7 @@ void check_finite(const call& c, result& r) {
       r.detail = std::string(std::isnan(v) ? "NaN" : "infinity") + " at output entry (" +
                  std::to_string(cols ? std::int64_t(i) / cols : 0) + ", " +
                  std::to_string(cols ? std::int64_t(i) % cols : 0) + ")" +
-                 (untouched ? " (still the NaN bytes the buffer was filled with: never written)" : "");
+                 (untouched ? std::string(" ") + kNeverWritten : "");
       return;
     }
   }
