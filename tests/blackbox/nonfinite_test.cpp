@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+namespace blackbox_nonfinite_test {  // this file's names: a unity build compiles several test files as one
+
 namespace {
 
 using namespace pv::blackbox;
@@ -116,3 +118,5 @@ TEST(NonFinite, ACorrectKernelGetsNoNonFiniteDiagnosis) {
 }
 
 }  // namespace
+
+}  // namespace blackbox_nonfinite_test

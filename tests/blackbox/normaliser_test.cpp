@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+namespace blackbox_normaliser_test {  // this file's names: a unity build compiles several test files as one
+
 namespace {
 
 using namespace pv::blackbox;
@@ -96,3 +98,5 @@ TEST(Normaliser, TheCorrectSiblingGetsNoNormaliserDiagnosis) {
 }
 
 }  // namespace
+
+}  // namespace blackbox_normaliser_test
