@@ -7,6 +7,7 @@
 #include "blackbox/calls.h"
 #include "blackbox/rope_model.h"
 #include "core/shard.h"
+#include "sandbox/half_formats.h"
 #include "sandbox/length_model.h"
 #include "numerics/scalar.h"
 
@@ -98,6 +99,15 @@ inline long position_limit(const check_run& cx, const pv_rope_config& c) {
   return std::max(1L, long(P));
 }
 inline long position_limit(const check_run& cx, const rope_cfg& rc) { return position_limit(cx, rc.c); }
+
+/// x as a probe's value of type T reaches the kernel: float32 values on a
+/// float16 or bfloat16 wire are rounded to it (a diagnosis' probe computes its
+/// exact answer from the values as sent).
+template <class T>
+T as_sent(const check_run& cx, double x) {
+  if (!std::is_same_v<T, float> || cx.wire == PV_F32) return T(x);
+  return T(round_to_format(x, parse_accuracy(sandbox::dtype_name(cx.wire))));
+}
 
 /// The unit roundoff the laws use for dtype T: T's own, or that of a coarser
 /// declared accuracy class (a kernel whose interface is wider than its arithmetic).

@@ -55,13 +55,12 @@ shown finding_of(const key_weight_reading& r, double tol, const std::string& nor
             true};
   }
   if (runs.size() <= 8) {
-    std::string blocks, factors;
-    for (std::size_t i = 0; i < runs.size(); ++i) {
-      const char* sep = i == 0 ? "" : i + 1 == runs.size() ? " and " : ", ";
-      blocks.append(sep).append("[").append(std::to_string(runs[i].begin)).append(", ");
-      blocks.append(std::to_string(runs[i].end)).append(")");
-      factors.append(sep).append(significant(runs[i].ratio));
+    std::vector<std::string> block, factor;
+    for (const auto& b : runs) {
+      block.push_back("[" + std::to_string(b.begin) + ", " + std::to_string(b.end) + ")");
+      factor.push_back(significant(b.ratio));
     }
+    const std::string blocks = text::listed(block), factors = text::listed(factor);
     return {"the weights are right within the blocks of keys " + blocks + with + " but each block is scaled by its "
             "own factor (" + factors + " times softmax's)",
             "parts combined without their exp(m_part - m) weights (a split-K combine or a tile loop that does not "
@@ -138,9 +137,7 @@ std::vector<key_weight_reading> read_key_weights(const check_run& cx, const shap
   std::vector<std::size_t> nks = {s.n_k};
   if (s.n_k <= 1024) nks.push_back(2 * s.n_k + 1);
   // the values as they reach the kernel (a 16-bit wire rounds them)
-  const bool wire = cx.wire != PV_F32 && std::is_same_v<T, float>;
-  const accuracy_class wf = wire ? parse_accuracy(sandbox::dtype_name(cx.wire)) : accuracy_class{};
-  auto sent = [&](double x) { return double(T(wire ? round_to_format(x, wf) : x)); };
+  auto sent = [&](double x) { return double(as_sent<T>(cx, x)); };
   std::vector<key_weight_reading> out;
   for (std::size_t nk : nks)
     for (bool rising : {false, true}) {

@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <type_traits>
 
 namespace pv::blackbox {
@@ -41,10 +40,9 @@ std::string nonfinite_finding(const std::vector<nonfinite_reading>& rs, const no
   std::vector<const nonfinite_reading*> bad, good;
   for (const auto& r : rs) (r.finite ? good : bad).push_back(&r);
   auto list = [](const std::vector<const nonfinite_reading*>& v) {
-    std::string s;
-    for (std::size_t i = 0; i < v.size(); ++i)
-      s += (i == 0 ? "" : i + 1 == v.size() ? " and " : ", ") + scores_text(*v[i]);
-    return s;
+    std::vector<std::string> items;
+    for (const auto* r : v) items.push_back(scores_text(*r));
+    return text::listed(items);
   };
   std::vector<std::string> said;
   const auto *t0 = find(rs, score_probe::ties), *r0 = find(rs, score_probe::rising),
@@ -91,21 +89,16 @@ nonfinite_rows nonfinite_rows_of(const call& c, const std::vector<unsigned char>
   r.n_q = std::size_t(c.dim("n_q"));
   const std::size_t dv = std::size_t(c.dim("d_v")), es = c.t == PV_F32 ? 4 : 8;
   if (dv == 0 || out.size() < r.n_q * dv * es) return r;
-  for (std::size_t i = 0; i < r.n_q; ++i)
-    for (std::size_t col = 0; col < dv; ++col) {
-      double x;
-      if (es == 4) {
-        float f;
-        std::memcpy(&f, out.data() + (i * dv + col) * 4, 4);
-        x = f;
-      } else {
-        std::memcpy(&x, out.data() + (i * dv + col) * 8, 8);
-      }
-      if (!std::isfinite(x)) {
-        r.rows.push_back(i);
-        break;
-      }
-    }
+  auto rows_of = [&](const auto& o) {
+    for (std::size_t i = 0; i < r.n_q; ++i)
+      for (std::size_t col = 0; col < dv; ++col)
+        if (!std::isfinite(double(o(i, col)))) {
+          r.rows.push_back(i);
+          break;
+        }
+  };
+  if (es == 4) rows_of(from_bytes<float>(out, r.n_q, dv));
+  else rows_of(from_bytes<double>(out, r.n_q, dv));
   return r;
 }
 
@@ -115,9 +108,7 @@ template <class T>
 std::vector<nonfinite_reading> probe(const check_run& cx, std::size_t nq, std::size_t nk, std::size_t d,
                                      std::size_t dv, std::string& error) {
   // the values as they reach the kernel (a 16-bit wire rounds them)
-  const bool wire = cx.wire != PV_F32 && std::is_same_v<T, float>;
-  const accuracy_class wf = wire ? parse_accuracy(sandbox::dtype_name(cx.wire)) : accuracy_class{};
-  auto sent = [&](double x) { return T(wire ? round_to_format(x, wf) : x); };
+  auto sent = [&](double x) { return as_sent<T>(cx, x); };
   const double rs = std::sqrt(double(d));
   // exp(100) overflows float32 (and float16 and bfloat16 arithmetic); float64 needs exp(1000)
   const double shift = std::is_same_v<T, double> ? 1000 : 100;

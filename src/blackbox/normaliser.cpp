@@ -3,6 +3,7 @@
 #include "blackbox/calls.h"
 #include "blackbox/declines.h"
 #include "blackbox/key_weights.h"
+#include "core/ranges.h"
 
 #include <algorithm>
 #include <cmath>
@@ -16,13 +17,6 @@ namespace {
 constexpr const char* kSumFormats[] = {"bfloat16", "float16"};
 
 bool near(double read, double want, double tol) { return std::abs(read / want - 1) <= tol; }
-
-/// a, b and c: the values of a list joined for a finding.
-std::string joined(const std::vector<std::string>& v) {
-  std::string s;
-  for (std::size_t i = 0; i < v.size(); ++i) s += (i == 0 ? "" : i + 1 == v.size() ? " and " : ", ") + v[i];
-  return s;
-}
 
 /// The sum of n ones (the equal scores' exponentials) one key at a time in format a.
 double ones_sum(std::size_t n, const accuracy_class& a) { return accumulated_sum(std::vector<double>(n, 1.0), a); }
@@ -55,13 +49,13 @@ std::string normaliser_finding(const std::vector<normaliser_reading>& rs, double
   std::vector<std::string> read;
   for (const auto& r : rs) read.push_back(significant(r.read) + " at n_k = " + std::to_string(r.n_k));
   std::string f = "with every score equal (q = 0: each exponential is exp(0) = 1) key 0's weight (v = I) gives a "
-                  "normaliser of " + joined(read) + " (softmax's is n_k)";
+                  "normaliser of " + text::listed(read) + " (softmax's is n_k)";
   const std::string name = normaliser_format(rs, tol);
   if (name.empty()) return f;
   std::vector<std::string> sim;
   for (const auto& r : rs) sim.push_back(significant(ones_sum(r.n_k, parse_accuracy(name))));
   return f + ": the normaliser equals a sum of the exponentials accumulated in " + name +
-         " (simulated one key at a time: " + joined(sim) + ")";
+         " (simulated one key at a time: " + text::listed(sim) + ")";
 }
 
 template <class T>
@@ -144,8 +138,8 @@ std::string diagnose_normaliser(const check_run& cx, const shape& s, std::size_t
   if (nr.empty()) return f;
   std::vector<std::string> at;
   for (const auto& r : nr) at.push_back(std::to_string(r.n_k));
-  return f + "; with every score equal key 0's weight (v = I) gives softmax's normaliser n_k (n_k = " + joined(at) +
-         ")";
+  return f + "; with every score equal key 0's weight (v = I) gives softmax's normaliser n_k (n_k = " +
+         text::listed(at) + ")";
 }
 
 template std::vector<normaliser_reading> read_normaliser<float>(const check_run&, const shape&, std::string&);

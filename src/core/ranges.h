@@ -1,6 +1,7 @@
 // Whole numbers in ascending order written as ranges for a finding: the
 // rows, keys, pairs or components a diagnosis names ("0-15, 41", "0..4, 7",
-// "64 to 130"). One writer for every diagnosis, each keeping its own dash.
+// "64 to 130"). One writer for every diagnosis, each keeping its own dash;
+// and the lists a finding names ("a, b and c").
 #pragma once
 
 #include <cstddef>
@@ -27,6 +28,14 @@ std::string ranges(const std::vector<Int>& v, std::string_view dash = "-", std::
     if (e > i) t.append(dash).append(std::to_string(v[e]));
     i = e + 1;
   }
+  return t;
+}
+
+/// The items joined as a finding lists them: "a", "a and b", "a, b and c".
+inline std::string listed(const std::vector<std::string>& items) {
+  std::string t;
+  for (std::size_t i = 0; i < items.size(); ++i)
+    t.append(i == 0 ? "" : i + 1 == items.size() ? " and " : ", ").append(items[i]);
   return t;
 }
 
