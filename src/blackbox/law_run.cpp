@@ -69,6 +69,7 @@ std::string law_run::shape_flags() const {
 }
 
 std::string law_run::rope_flags() const {
+  if (rope_flags_known_) return rope_flags_;  // asked for at every new worst case: parsed once
   auto flag = [](const rope_cfg& rc) {
     for (const auto& [name, spec] : rope_presets())
       if (name == rc.name && spec == rc.spec) return " --rope-preset " + name;
@@ -76,9 +77,12 @@ std::string law_run::rope_flags() const {
   };
   std::string f;
   for (const auto& rc : cx_.rope_configs) f += flag(rc);
+  static const std::vector<rope_cfg> scaled = scaled_rope_configs();  // parsed once per process
   if (cx_.rope_configs.empty() && cx_.scaled_defaults)  // the mutation suite's extra configurations
-    for (const auto& rc : scaled_rope_configs())
+    for (const auto& rc : scaled)
       if (rc.name == r_.config) f += flag(rc);
+  rope_flags_ = f;
+  rope_flags_known_ = true;
   return f;
 }
 
@@ -150,6 +154,7 @@ bool law_run::within(int k, const hp& error, const hp& bound, const std::functio
   hp ratio = bound > 0 ? hp(error / bound) : (error > 0 ? hp(1e300) : hp(0));
   hp worst = r_.worst_bound > 0 ? hp(r_.worst_error / r_.worst_bound)
                                 : (r_.worst_error > 0 ? hp(1e300) : hp(0));
+  bool recorded = false;
   if (!r_.has_worst || ratio > worst) {
     r_.has_worst = true;
     r_.worst_error = error;
@@ -157,10 +162,17 @@ bool law_run::within(int k, const hp& error, const hp& bound, const std::functio
     where = where_text();
     r_.worst_where = "case " + std::to_string(k) + ", " + where;
     r_.worst_replay = replay_of(k);
+    worst = ratio;
+    recorded = true;
   }
   if (error > r_.max_error) {
     r_.max_error = error;
     r_.max_error_bound = bound;
+    recorded = true;
+  }
+  if (recorded) {  // (1 - 2^-40): below the MPFR figures whatever the rounding to binary64 (clearly_inside)
+    max_error_below_ = convert<double>(r_.max_error) * (1 - 0x1p-40);
+    worst_ratio_below_ = convert<double>(worst) * (1 - 0x1p-40);
   }
   if (error <= bound) return true;
   if (where.empty()) where = where_text();
@@ -168,6 +180,12 @@ bool law_run::within(int k, const hp& error, const hp& bound, const std::functio
               to_decimal(bound),
        describe);
   return false;
+}
+
+bool law_run::first_look_holds(const hp& error, const hp& bound, double error_above, double bound_below) {
+  // a NaN from MPFR is no disagreement: the judgement itself fails it
+  if (isnan(error) || isnan(bound)) return true;
+  return !(error > hp(error_above)) && !(bound_below >= 0 && bound < hp(bound_below));
 }
 
 law_result law_run::finish() {

@@ -87,6 +87,41 @@ class law_run {
   bool within(int k, const hp& error, const hp& bound, const std::function<std::string()>& where,
               const std::function<std::string()>& describe);
 
+  /// The same judgement with a first look in binary64 (rope_rotated.h):
+  /// error_above >= the error and bound_below <= the bound, as exact() would
+  /// compute them in MPFR. When they show the entry inside its bound, below
+  /// the worst ratio recorded and not above the largest error recorded, the
+  /// exact judgement would record nothing, so nothing is done; otherwise
+  /// exact() gives (error, bound) and within() judges. MPFR also judges the
+  /// first entry of every kSampleEvery-th case (0, 8, 16, ...), where the two
+  /// looks must agree: an MPFR error above the first look's, or a bound below
+  /// it, fails the law as a fault of posverify (as attention.shapes does when
+  /// its two tiers disagree). Not every case: a law judging one entry per case
+  /// (a dot product, an attention output) would pay all of MPFR's cost again.
+  template <class Exact>
+  bool within_fast(int k, double error_above, double bound_below, Exact exact,
+                   const std::function<std::string()>& where, const std::function<std::string()>& describe) {
+    const bool sample = k != sampled_case_ && k % kSampleEvery == 0;
+    if (!sample && clearly_inside(error_above, bound_below)) return true;
+    const auto [error, bound] = exact();
+    if (sample) {
+      sampled_case_ = k;
+      if (!first_look_holds(error, bound, error_above, bound_below)) {
+        fail(k, where() + ": the binary64 first look (error at most " + to_decimal(error_above) +
+                    ", tolerance at least " + to_decimal(bound_below) + ") and MPFR (" + to_decimal(error) + ", " +
+                    to_decimal(bound) + ") disagree: a fault of posverify's reference, please report it",
+             describe);
+        return false;
+      }
+    }
+    return within(k, error, bound, where, describe);
+  }
+  /// Whether within_fast may skip an entry (see there).
+  bool clearly_inside(double error_above, double bound_below) const {
+    return r_.has_worst && error_above >= 0 && error_above <= bound_below && error_above <= max_error_below_ &&
+           error_above <= worst_ratio_below_ * bound_below;
+  }
+
   /// Fails case k with a message (law-specific).
   void fail(int k, const std::string& msg, const std::function<std::string()>& describe);
 
@@ -101,10 +136,17 @@ class law_run {
 
  private:
   std::string rope_flags() const;
+  mutable std::string rope_flags_;  ///< rope_flags(), once known
+  mutable bool rope_flags_known_ = false;
   std::string shape_flags() const;  ///< --profile (when given) and every --shape of the run
   std::string replay_of(int k) const;
   const check_run& cx_;
   law_result r_;
+  static constexpr int kSampleEvery = 8;
+  static bool first_look_holds(const hp& error, const hp& bound, double error_above, double bound_below);
+  int sampled_case_ = -1;  ///< the last case whose first entry MPFR judged (within_fast)
+  /// Binary64 lower bounds of r_'s largest error and worst ratio (clearly_inside).
+  double max_error_below_ = 0, worst_ratio_below_ = 0;
   std::string case_stream_;  ///< the id the cases are seeded from (the law's, unless seed_cases_from)
   std::vector<call> calls_;
   std::vector<result> res_;

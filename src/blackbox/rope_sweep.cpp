@@ -41,7 +41,8 @@ json sweep_for(const check_run& cx, const rope_cfg& rc) {
     return j;
   }
   const rope_units u = rope_law_units<T>(cx);
-  auto R = evaluate<T>(L, rc, x, pos, res[0].out, u);
+  const rope_evaluator<T> evaluate(L, rc, u);
+  auto R = evaluate(x, pos, res[0].out);
   json rows = json::array();
   std::string first_model, first_maxpos;
   std::vector<double> Pv(na, double(position_limit(cx, rc)));

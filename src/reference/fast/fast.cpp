@@ -441,15 +441,41 @@ result rope_scaled(const double* x, const double* pos, std::size_t n, std::size_
   r.bound.assign(n * head_dim, 0.0);
   r.relative.assign(n * head_dim, 0.0);
   for (std::size_t i = 0; i < n * head_dim; ++i) r.value[i] = dd{x[i], 0};
+  // sin and cos once per pair and distinct position of its axis (a grid of
+  // patches repeats each row and column position across many rows): the same
+  // angle, the same values and bounds as computed row by row
+  std::vector<std::vector<double>> distinct(n_axes);
+  std::vector<std::size_t> at(n * n_axes);
+  for (std::size_t a = 0; a < n_axes; ++a) {
+    for (std::size_t row = 0; row < n; ++row) distinct[a].push_back(pos[row * n_axes + a]);
+    std::sort(distinct[a].begin(), distinct[a].end());
+    distinct[a].erase(std::unique(distinct[a].begin(), distinct[a].end()), distinct[a].end());
+    for (std::size_t row = 0; row < n; ++row)
+      at[row * n_axes + a] = std::size_t(std::lower_bound(distinct[a].begin(), distinct[a].end(), pos[row * n_axes + a]) -
+                                         distinct[a].begin());
+  }
+  struct turn {
+    dd s, c;
+    double eps;  ///< sin's and cos's absolute error, the angle's included
+  };
+  std::vector<std::size_t> first(pairs.size() + 1, 0);
+  for (std::size_t k = 0; k < pairs.size(); ++k) first[k + 1] = first[k] + distinct[pairs[k].axis].size();
+  std::vector<turn> turns(first.back());
+  for (std::size_t k = 0; k < pairs.size(); ++k)
+    for (std::size_t j = 0; j < distinct[pairs[k].axis].size(); ++j) {
+      turn& t = turns[first[k] + j];
+      const dd angle = mul(speed[k], distinct[pairs[k].axis][j]);
+      sincos_dd(angle, t.s, t.c);
+      t.eps = trig_err * u2 + angle_error(angle);
+    }
   parallel_rows(n, thread_count(threads, n / 64), [&](std::size_t row) {
     const double* xr = x + row * head_dim;
     for (std::size_t k = 0; k < pairs.size(); ++k) {
       const auto& p = pairs[k];
-      const dd angle = mul(speed[k], pos[row * n_axes + p.axis]);
-      dd s, c;
-      sincos_dd(angle, s, c);
+      const turn& t = turns[first[k] + at[row * n_axes + p.axis]];
+      const dd s = t.s, c = t.c;
       const double xa = xr[p.a], xb = xr[p.b];
-      const double eps = trig_err * u2 + angle_error(angle);
+      const double eps = t.eps;
       const double b =
           (std::fabs(xa) + std::fabs(xb)) * (eps + (mul_dw_fp_err + add_dw_dw_err) * u2 * 1.01) *
           bound_slack;
