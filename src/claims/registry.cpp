@@ -1,5 +1,6 @@
 #include "claims/registry.h"
 
+#include <algorithm>
 #include <exception>
 
 namespace pv::claims {
@@ -140,8 +141,12 @@ claim_result run_claim(const catalogue_entry& e, const claim_def& def, const cla
     claim_result r = def.compute(ctx);
     r.id = e.id;
     r.section = e.section;
+    // in the order of their names, whatever order their files registered them in
+    std::vector<const proof_def*> mine;
     for (const auto& pf : proofs())
-      if (pf.claim_id == e.id) pf.attach(ctx, r);
+      if (pf.claim_id == e.id) mine.push_back(&pf);
+    std::stable_sort(mine.begin(), mine.end(), [](const proof_def* a, const proof_def* b) { return a->name < b->name; });
+    for (const proof_def* pf : mine) pf->attach(ctx, r);
     apply_proof_verdicts(r);
     return r;
   } catch (const std::exception& ex) {

@@ -7,6 +7,7 @@
 
 #include <rapidcheck.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -24,11 +25,16 @@ struct property_def {
 std::vector<property_def>& property_registry();
 const property_def* find_property(const std::string& id);
 
+/// Registers a property in the order of the ids, whatever order the
+/// translation units run their initialisers in (a unity build batches them
+/// differently from one object per file): reports list them the same way.
 struct registrar {
   template <class Testable>
   registrar(std::string id, std::string law, std::string tolerance, Testable t) {
-    property_registry().push_back({std::move(id), std::move(law), std::move(tolerance),
-                          [t] { return rc::detail::toProperty(t); }});
+    auto& r = property_registry();
+    const auto at = std::upper_bound(r.begin(), r.end(), id,
+                                     [](const std::string& a, const property_def& b) { return a < b.id; });
+    r.insert(at, {std::move(id), std::move(law), std::move(tolerance), [t] { return rc::detail::toProperty(t); }});
   }
 };
 

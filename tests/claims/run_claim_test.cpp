@@ -40,6 +40,29 @@ TEST(RunClaim, AClaimThatReturnsKeepsItsVerdict) {
   EXPECT_EQ(r.id, first_entry().id);
 }
 
+// Several proofs of one claim attach in the order of their names, not in the
+// order their files registered them (which a unity build changes): the
+// report's sections stay in one order.
+TEST(RunClaim, ProofsAttachInTheOrderOfTheirNames) {
+  auto& all = proofs();
+  const std::size_t before = all.size();
+  for (const char* name : {"second", "first"})
+    all.push_back({first_entry().id, name, [name](const claim_context&, claim_result& r) {
+                     json order = json::array();
+                     if (const json* o = r.extra.find("order")) order = *o;
+                     order.push(json::string(name));
+                     r.extra.set("order", order);
+                   }});
+  const claim_def fine{first_entry().id, [](const claim_context&) { return claim_result{}; }};
+  const claim_result r = run_claim(first_entry(), fine, claim_context{});
+  all.resize(before);
+  const json* o = r.extra.find("order");
+  ASSERT_NE(o, nullptr);
+  const std::string d = o->dump();
+  ASSERT_NE(d.find("second"), std::string::npos) << d;
+  EXPECT_LT(d.find("first"), d.find("second")) << d;
+}
+
 }  // namespace
 }  // namespace claims_run_claim_test
 }  // namespace pv::claims
