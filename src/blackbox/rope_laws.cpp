@@ -329,9 +329,7 @@ translation_look look_at_translation(const rotated<T>& R, const matrix<T>& x) {
         const dot_look dl = dot_within_fast(R, side * n + a, side * n + b);
         if (dl.bound_below < 0) D[side][a] = -1;
         else if (D[side][a] >= 0) D[side][a] = std::max(D[side][a], dl.bound_below * rs_lo);
-        double mag = 0;
-        for (std::size_t c = 0; c < d; ++c) mag += std::fabs(double(R.y(side * n + a, c)) * double(R.y(side * n + b, c)));
-        M = std::max(M, mag * (1 + 0x1p-40) * rs_hi);
+        M = std::max(M, dl.mag * (1 + 0x1p-40) * rs_hi);
       }
       eta[side][a] = (8 * double(d + 4) * M + 4 * double(3 * n + 4)) * p2;
     }

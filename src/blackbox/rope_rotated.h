@@ -71,7 +71,9 @@ class rope_evaluator {
  public:
   /// L, rc and ks must outlive the evaluator and the rows it makes.
   rope_evaluator(const rope_layout<hp>& L, const rope_cfg& rc, const rope_units& u, const kernel_speeds* ks = nullptr)
-      : L_(L), rc_(rc), u_(u), ks_(ks), tol_(L, rc.c, u, ks), pairs_(fast::pairs_of(L)) {}
+      : L_(L), rc_(rc), u_(u), ks_(ks), tol_(L, rc.c, u, ks), pairs_(fast::pairs_of(L)) {
+    for (const auto& p : pairs_) speeds_.push_back(convert<double>(p.speed));
+  }
 
   /// Rotated rows: the kernel's output `out` (rows of x), with the fast
   /// reference when the law compares with the reference (no measured speeds).
@@ -131,8 +133,9 @@ class rope_evaluator {
     r.ref_err.assign(f.bound.begin(), f.bound.end());
     for (std::size_t e = 0; e < n * d; ++e) r.ref_hi[e] = f.value[e].hi, r.ref_lo[e] = f.value[e].lo;
     for (std::size_t i = 0; i < n; ++i)
-      for (const auto& p : pairs_) {
-        const double ang = std::fabs(r.pos[i * na + p.axis]) * convert<double>(p.speed) * (1 + 0x1p-40);
+      for (std::size_t k = 0; k < pairs_.size(); ++k) {
+        const auto& p = pairs_[k];
+        const double ang = std::fabs(r.pos[i * na + p.axis]) * speeds_[k] * (1 + 0x1p-40);
         const double e = a * (std::fabs(xd[i * d + p.a]) + std::fabs(xd[i * d + p.b])) * (ang + 8) * mp * (1 + 0x1p-40);
         r.ref_err[i * d + p.a] += e;
         r.ref_err[i * d + p.b] += e;
@@ -146,6 +149,7 @@ class rope_evaluator {
   const kernel_speeds* ks_;
   rope_tolerance_fast tol_;
   std::vector<fast::rope_pair> pairs_;
+  std::vector<double> speeds_;  ///< the pairs' speeds rounded to binary64 (fast_reference's MPFR term)
 };
 
 template <class T>
@@ -192,6 +196,7 @@ void dot_within(const rotated<T>& R, std::size_t i, std::size_t j, hp& dot, hp& 
 /// computes, and `bound_below` a lower bound of dot_within's bound (-1: none).
 struct dot_look {
   double hi = 0, lo = 0, err = INFINITY, bound_below = -1;
+  double mag = 0;  ///< sum_c |a_c b_c| (each product rounded once)
 };
 
 /// The error: Dot2 is within gamma_n^2 sum |a_c b_c| of the exact dot before
@@ -220,6 +225,7 @@ dot_look dot_within_fast(const rotated<T>& R, std::size_t i, std::size_t j) {
   }
   f.hi = s;
   f.lo = c;
+  f.mag = mag;
   const double p = std::ldexp(1.0, 1 - int(ref::precision_bits()));
   f.err = (mag * (1 + 0x1p-40)) * (0x1p-80 + double(n + 1) * p) + double(n) * 0x1p-1000;
   if (!std::isfinite(f.err) || !std::isfinite(s) || !std::isfinite(c)) f.err = INFINITY;

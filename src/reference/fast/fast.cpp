@@ -461,13 +461,16 @@ result rope_scaled(const double* x, const double* pos, std::size_t n, std::size_
   std::vector<std::size_t> first(pairs.size() + 1, 0);
   for (std::size_t k = 0; k < pairs.size(); ++k) first[k + 1] = first[k] + distinct[pairs[k].axis].size();
   std::vector<turn> turns(first.back());
-  for (std::size_t k = 0; k < pairs.size(); ++k)
+  // on the run's threads, one pair each (positions without repeats leave as
+  // many sines and cosines as rows)
+  parallel_rows(pairs.size(), thread_count(threads, n / 64), [&](std::size_t k) {
     for (std::size_t j = 0; j < distinct[pairs[k].axis].size(); ++j) {
       turn& t = turns[first[k] + j];
       const dd angle = mul(speed[k], distinct[pairs[k].axis][j]);
       sincos_dd(angle, t.s, t.c);
       t.eps = trig_err * u2 + angle_error(angle);
     }
+  });
   parallel_rows(n, thread_count(threads, n / 64), [&](std::size_t row) {
     const double* xr = x + row * head_dim;
     for (std::size_t k = 0; k < pairs.size(); ++k) {
