@@ -11,6 +11,7 @@ set(_posverify_costs
   "VerifyShards.MergedShardsEqualTheSingleRun" 55
   "PlantedFaults.BitwiseStudyConclusionFollowsTheBoundCheck" 45
   "CheckPanel.EveryMemberPassesEveryLaw" 30
+  "CheckJobsLibraries.MutationAndPanelRecordsAsOneProcessWritesThem" 12
   "ProofVerdicts.EveryAttachedProofOfTheChapterComesOutAsExpected" 25
   "ClaimsCatalogue.NoClaimReportsNotImplemented" 25
   "ProofAttachments.AttachToCataloguedClaimsWithoutTouchingValues" 25)

@@ -35,9 +35,8 @@ constexpr pv_dtype dtype_of() { return std::is_same_v<T, float> ? PV_F32 : PV_F6
 
 template <class T>
 std::vector<unsigned char> to_bytes(const matrix<T>& m) {
-  std::vector<unsigned char> b(m.a.size() * sizeof(T));
-  if (!b.empty()) std::memcpy(b.data(), m.a.data(), b.size());
-  return b;
+  const auto* p = reinterpret_cast<const unsigned char*>(m.a.data());
+  return std::vector<unsigned char>(p, p + m.a.size() * sizeof(T));  // copied once, not zeroed first
 }
 
 template <class T>

@@ -40,28 +40,30 @@ std::vector<unsigned char> widen(const std::vector<unsigned char>& b, pv_dtype t
 
 }  // namespace
 
-std::string declaration_of(const call& c) {
+std::string declaration_of(const call& c) { return declaration_of(c, c.t); }
+
+std::string declaration_of(const call& c, pv_dtype sent_as) {
   const auto& row = c.row();
-  std::string d = std::string(row.name) + "() on " + sandbox::dtype_name(c.t);
+  std::string d = std::string(row.name) + "() on " + sandbox::dtype_name(sent_as);
   if (row.configuration) d += ", " + row.configuration(c);
   return d;
 }
 
 probe_registrar::probe_registrar(sandbox::op op, probe_fn make) { probes().emplace_back(op, make); }
 
-std::vector<result> send(const check_run& cx, std::vector<call> calls) {
-  const bool wire = cx.wire != PV_F32;
-  if (wire)  // the float32 law's buffers travel as 16-bit values
-    for (auto& c : calls)
-      if (c.t == PV_F32) {
-        c.t = cx.wire;
-        const auto& bufs = c.row().buffers;
-        for (std::size_t k = 0; k < c.in.size(); ++k)
-          if (bufs[k].type == sandbox::elem::dtype) c.in[k] = narrow(c.in[k], c.t);
-      }
-  auto res = run_batch(cx.lib, calls, cx.ro);
-  for (std::size_t i = 0; i < res.size() && i < calls.size(); ++i)
-    if (wire && calls[i].t == cx.wire) res[i].out = widen(res[i].out, cx.wire);
+std::vector<result> send(const check_run& cx, const std::vector<call>& calls) {
+  if (cx.wire == PV_F32) return run_batch(cx.lib, calls, cx.ro);  // sent as they are: no copy
+  std::vector<call> sent = calls;  // the float32 law's buffers travel as 16-bit values
+  for (auto& c : sent)
+    if (c.t == PV_F32) {
+      c.t = cx.wire;
+      const auto& bufs = c.row().buffers;
+      for (std::size_t k = 0; k < c.in.size(); ++k)
+        if (bufs[k].type == sandbox::elem::dtype) c.in[k] = narrow(c.in[k], c.t);
+    }
+  auto res = run_batch(cx.lib, sent, cx.ro);
+  for (std::size_t i = 0; i < res.size() && i < sent.size(); ++i)
+    if (sent[i].t == cx.wire) res[i].out = widen(res[i].out, cx.wire);
   return res;
 }
 
@@ -79,9 +81,7 @@ std::shared_ptr<const std::set<std::string>> probe_declarations(const check_run&
   const auto res = send(cx, calls);
   for (std::size_t i = 0; i < res.size() && i < calls.size(); ++i) {
     if (res[i].st == status::unsupported || res[i].st == status::not_run) continue;
-    call sent = calls[i];
-    if (cx.wire != PV_F32 && sent.t == PV_F32) sent.t = cx.wire;
-    ran->insert(declaration_of(sent));
+    ran->insert(declaration_of(calls[i], sent_dtype(cx, calls[i])));
   }
   return ran;
 }

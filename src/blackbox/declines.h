@@ -28,6 +28,8 @@ namespace pv::blackbox {
 /// The declaration a call is judged under: "rope() on float32, configuration
 /// 3f2a...", "sinusoid() on float64, base 100", "attention() on bfloat16".
 std::string declaration_of(const call& c);
+/// The same for c sent as dtype `sent_as` (sent_dtype()).
+std::string declaration_of(const call& c, pv_dtype sent_as);
 
 /// The calls of the probe of one operation for dtype t (PV_F32 or PV_F64) of
 /// the run cx: small, of every configuration the laws send whole. Registered
@@ -56,7 +58,9 @@ matrix<T> probe_matrix(std::size_t rows, std::size_t cols) {
 
 /// Sends calls as a law of cx sends them (float32 buffers in cx's 16-bit wire
 /// format when it has one, read back as float32).
-std::vector<result> send(const check_run& cx, std::vector<call> calls);
+std::vector<result> send(const check_run& cx, const std::vector<call>& calls);
+/// The dtype call c travels in when a law of cx sends it (send()).
+inline pv_dtype sent_dtype(const check_run& cx, const call& c) { return cx.wire != PV_F32 && c.t == PV_F32 ? cx.wire : c.t; }
 
 /// The declarations the library ran (returned 0, or failed otherwise than by
 /// declining) in the probe of cx: every operation it provides, float32 in

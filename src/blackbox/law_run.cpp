@@ -40,15 +40,18 @@ std::vector<int> law_run::case_indices() const {
 }
 
 void law_run::run() {
-  std::vector<call> todo(calls_.begin() + static_cast<long>(res_.size()), calls_.end());
+  const std::size_t from = res_.size();
+  // the calls not yet sent; all of them (the usual case) without a copy
+  const std::vector<call> rest = from ? std::vector<call>(calls_.begin() + static_cast<long>(from), calls_.end())
+                                      : std::vector<call>{};
+  const std::vector<call>& todo = from ? rest : calls_;
   auto more = send(cx_, todo);
   for (std::size_t i = 0; i < more.size(); ++i) {
-    call sent = todo[i];  // its declaration in the dtype it travelled in
-    if (cx_.wire != PV_F32 && sent.t == PV_F32) sent.t = cx_.wire;
+    const std::string d = declaration_of(todo[i], sent_dtype(cx_, todo[i]));  // in the dtype it travelled in
     if (more[i].st == status::unsupported) {
-      if (more[i].detail != sandbox::kNotDeclared) ++r_.declined[declaration_of(sent)];
+      if (more[i].detail != sandbox::kNotDeclared) ++r_.declined[d];
     } else if (more[i].st != status::not_run) {
-      r_.ran.insert(declaration_of(sent));
+      r_.ran.insert(d);
     }
     res_.push_back(std::move(more[i]));
   }

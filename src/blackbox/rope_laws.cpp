@@ -25,6 +25,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 namespace pv::blackbox {
 namespace {
@@ -516,13 +517,14 @@ law_result law_rows(const check_run& cx0, const rope_cfg& rc) {
     ps.emplace_back(D * na);
     for (auto& p : ps.back()) p = coord(g, P);
     const std::size_t n = size_of(i);
-    matrix<T> x(n, d);
+    std::vector<unsigned char> x(n * d * sizeof(T));  // the call's rows, written once (up to 4 MB)
     std::vector<double> pos(n * na);
     for (std::size_t r = 0; r < n; ++r) {
-      for (std::size_t c = 0; c < d; ++c) x(r, c) = xs[i](r % D, c);
+      std::memcpy(x.data() + r * d * sizeof(T), &xs[i].a[(r % D) * d], d * sizeof(T));
       for (std::size_t a = 0; a < na; ++a) pos[r * na + a] = ps[i][(r % D) * na + a];
     }
-    Lr.add(rope_call(rc.c, x, pos));
+    Lr.add(call(op::rope, dtype_of<T>(), {std::int64_t(n)},
+                {sandbox::bytes_of_struct(rc.c), sandbox::bytes_of(pos), std::move(x)}));
   }
   Lr.run();
   const auto L = reference_layout(rc.c);
@@ -534,7 +536,13 @@ law_result law_rows(const check_run& cx0, const rope_cfg& rc) {
   Lr.each_case(ks, 1, describe, [&](std::size_t i, const describer& desc) {
     const std::size_t n = size_of(i);
     const rotated<T> R = evaluate(xs[i], ps[i], {});  // the pairs' reference and tolerances
-    const matrix<T> y = from_bytes<T>(Lr.results()[i].out, n, d);
+    const std::vector<unsigned char>& out = Lr.results()[i].out;  // read in place, not copied
+    const bool whole = out.size() == n * d * sizeof(T);
+    auto y = [&](std::size_t r, std::size_t c) {
+      T v{};
+      if (whole) std::memcpy(&v, out.data() + (r * d + c) * sizeof(T), sizeof(T));
+      return v;
+    };
     // in binary64 (the fast reference's leading word, else MPFR's rounded; the tolerance in binary64)
     matrix<double> ref(D, d);
     const matrix<double>& tol = R.tol_d;
@@ -559,7 +567,7 @@ law_result law_rows(const check_run& cx0, const rope_cfg& rc) {
         const double e = std::abs(double(y(r, c)) - ref(j, c));
         if (!(e + 0x1p-52 * std::abs(ref(j, c)) <= 0.5 * tol(j, c))) {  // NaN and infinity included
           if (judge(r, c)) continue;
-          Lr.diagnose(rows_outside(y, ref, tol, D));
+          Lr.diagnose(rows_outside(from_bytes<T>(out, n, d), ref, tol, D));
           return false;
         }
         if (e / tol(j, c) > worst) worst = e / tol(j, c), wr = r, wc = c;

@@ -32,6 +32,7 @@
 #include <cstring>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <fcntl.h>
@@ -224,7 +225,8 @@ cli::option_table check_options(check_args& a) {
        "workers side by side: N, or auto (the cores posverify may run on); default $POSVERIFY_JOBS, else auto "
        "for a shared library and 1 for a server (python:..., --impl-cmd). "
        "The run is split as --shard splits it (at most one worker per law and RoPE configuration) and joined "
-       "as merge joins it: the same report and exit code as one process (docs/scaling.md)",
+       "as merge joins it: the same report and exit code as one process (docs/scaling.md). With --mutation or "
+       "--panel: one library per worker, the record in the order the libraries were given",
        [&](const std::string& v) { a.jobs = parse_jobs("--jobs", v); }},
       {"--junit", "FILE", "also write the result as JUnit XML (one test case per law, dtype and configuration)",
        [&](const std::string& v) { a.junit = v; }},
@@ -311,7 +313,10 @@ void check_law_of_libraries(check_run cx, const std::vector<std::string>& libs, 
 /// check's command line without the options only the whole run has (its
 /// reports, baseline and JUnit file, its shard and jobs): what each worker of
 /// --jobs is given (cli/check_jobs.h), with its own shard and folder.
-std::vector<std::string> worker_args(const std::vector<std::string>& args) {
+/// With `per_unit` (the workers of run_units), without --impl, the libraries
+/// and the options of that list either: each worker is given its own.
+std::vector<std::string> worker_args(const std::vector<std::string>& args,
+                                     const std::optional<std::set<std::string>>& per_unit = std::nullopt) {
   check_args scratch;
   const cli::option_table table = check_options(scratch);
   static const std::set<std::string> whole_run = {"--out", "--jobs", "--shard", "--baseline", "--save-baseline", "--junit"};
@@ -325,13 +330,49 @@ std::vector<std::string> worker_args(const std::vector<std::string>& args) {
         joined = args[i] != o.flag;
       }
     const bool takes_next = row && !row->value.empty() && !joined && i + 1 < args.size();
-    if (!(row && whole_run.count(row->flag))) {
+    const bool dropped =
+        row ? whole_run.count(row->flag) || (per_unit && (row->flag == "--impl" || per_unit->count(row->flag)))
+            : per_unit.has_value();
+    if (!dropped) {
       kept.push_back(args[i]);
       if (takes_next) kept.push_back(args[i + 1]);
     }
     if (takes_next) ++i;
   }
   return kept;
+}
+
+/// What the workers' failure said, on stderr; the exit code it ends with.
+int said(const job_error& e) {
+  const std::string w = e.what();
+  std::cerr << w << (w.empty() || w.back() != '\n' ? "\n" : "");
+  return e.code;
+}
+
+/// The seeds of one part of --panel on several cores: 20 seeds at 2 position
+/// ranges make 8 parts per member, so that the slowest member (many RoPE
+/// configurations) is not one long part that the others wait for.
+constexpr int panel_seeds_per_part = 5;
+
+/// The workers of --mutation and --panel: --jobs, else $POSVERIFY_JOBS, else
+/// one per core; at most one per library.
+int library_jobs(int given, std::size_t libraries) {
+  const int jobs = given ? given : default_jobs(false);
+  return int(std::min<std::size_t>(std::size_t(jobs), std::max<std::size_t>(1, libraries)));
+}
+
+/// The one row a worker of run_per_library wrote under `key` of its report.
+json only_row(const std::string& report, const char* key) {
+  json j;
+  try {
+    j = json::parse(report);
+  } catch (const std::exception& e) {
+    throw job_error(std::string("posverify: --jobs: a worker's report is not JSON: ") + e.what(), 2);
+  }
+  const json* rows = j.find(key);
+  if (!rows || rows->size() != 1)
+    throw job_error(std::string("posverify: --jobs: a worker's report has no single entry under '") + key + "'", 2);
+  return rows->items()[0].second;
 }
 
 int run(const std::vector<std::string>& args) {
@@ -363,22 +404,67 @@ int run(const std::vector<std::string>& args) {
     if (!impl.empty()) libs.insert(libs.begin(), impl);
     if (libs.empty()) throw usage_error("--mutation needs at least one library");
     cx.scaled_defaults = true;  // without --rope-config: the scaled configurations too
-    if (!cx.only_law.empty()) check_law_of_libraries(cx, libs, false);
-    const json m = run_mutation(cx, libs);
+    if (!cx.only_law.empty() && !std::getenv(library_worker_variable)) check_law_of_libraries(cx, libs, false);
+    json m;
+    if (const int jobs = library_jobs(a.jobs, libs.size()); jobs > 1) {
+      std::vector<json> rows;
+      std::vector<std::vector<std::string>> units;
+      for (const auto& lib : libs) units.push_back({lib});
+      try {
+        run_units(worker_args(args, std::set<std::string>{}), units, jobs, "mutation.json", [&](std::size_t, const std::string& r) {
+          rows.push_back(only_row(r, "rows"));
+          print_mutation_row(rows.back());
+        });
+      } catch (const job_error& e) {
+        return said(e);
+      }
+      m = mutation_record(cx, rows);
+    } else {
+      m = run_mutation(cx, libs);
+    }
     write_mutation_report(m, out_dir);
     return all_caught(m) ? 0 : 1;
   }
   if (panel) {
     if (!impl.empty()) libs.insert(libs.begin(), impl);
     if (libs.empty()) throw usage_error("--panel needs at least one library");
-    if (!cx.only_law.empty()) check_law_of_libraries(cx, libs, true);
+    if (!cx.only_law.empty() && !std::getenv(library_worker_variable)) check_law_of_libraries(cx, libs, true);
+    const std::vector<double> mps =
+        maxpos_set ? std::vector<double>{cx.max_position} : std::vector<double>{8192, 131072};
     json p;
-    try {
-      p = run_panel(cx, libs, seeds,
-                    maxpos_set ? std::vector<double>{cx.max_position} : std::vector<double>{8192, 131072});
-    } catch (const load_error& e) {
-      std::cerr << "posverify: " << e.what() << "\n";
-      return 2;
+    // the parts: each member at each position range, in runs of panel_seeds_per_part seeds
+    std::vector<std::vector<std::string>> units;
+    std::vector<std::size_t> member_of;
+    for (std::size_t m = 0; m < libs.size(); ++m)
+      for (double mp : mps)
+        for (int s = 0; s < seeds; s += panel_seeds_per_part) {
+          units.push_back({"--seed", std::to_string(cx.seed + std::uint64_t(s)), "--seeds",
+                           std::to_string(std::min(panel_seeds_per_part, seeds - s)), "--max-position",
+                           to_decimal(mp), libs[m]});
+          member_of.push_back(m);
+        }
+    if (const int jobs = library_jobs(a.jobs, units.size()); jobs > 1) {
+      std::vector<json> members, parts;
+      try {
+        run_units(worker_args(args, std::set<std::string>{"--seed", "--seeds", "--max-position"}), units, jobs, "panel.json",
+                  [&](std::size_t k, const std::string& r) {
+                    parts.push_back(only_row(r, "members"));
+                    if (k + 1 < units.size() && member_of[k + 1] == member_of[k]) return;
+                    members.push_back(join_member_parts(parts));
+                    parts.clear();
+                    print_panel_member(members.back());
+                  });
+      } catch (const job_error& e) {
+        return said(e);
+      }
+      p = panel_record(cx, seeds, mps, members);
+    } else {
+      try {
+        p = run_panel(cx, libs, seeds, mps);
+      } catch (const load_error& e) {
+        std::cerr << "posverify: " << e.what() << "\n";
+        return 2;
+      }
     }
     write_panel_report(p, out_dir);
     return no_false_alarm(p) ? 0 : 1;
@@ -489,9 +575,7 @@ int run(const std::vector<std::string>& args) {
       cx.accuracy = w.accuracy;  // as run_laws resolves it for one process
       children = w.children, calls = w.calls;
     } catch (const job_error& e) {
-      const std::string said = e.what();
-      std::cerr << said << (said.empty() || said.back() != '\n' ? "\n" : "");
-      return e.code;
+      return said(e);
     }
     o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   } else {

@@ -36,6 +36,16 @@ struct scratch_dir {
   }
 };
 
+/// A new folder for the workers under $TMPDIR (else /tmp), removed with it.
+scratch_dir make_scratch() {
+  std::error_code ec;
+  std::string tmpl = (fs::temp_directory_path(ec) / "posverify-check-XXXXXX").string();
+  if (ec) tmpl = "/tmp/posverify-check-XXXXXX";
+  if (!::mkdtemp(tmpl.data()))
+    throw job_error("posverify: --jobs: cannot make a folder for the workers (" + tmpl + "): " + std::strerror(errno), 2);
+  return scratch_dir{tmpl};
+}
+
 std::string read_or_empty(const std::string& path) {
   try {
     return read_regular_file(path, max_report_bytes);
@@ -96,12 +106,7 @@ int default_jobs(bool server) {
 
 jobs_output run_in_jobs(const blackbox::check_run& cx, const std::vector<std::string>& worker_args, int jobs,
                         const std::string& report_name, const std::function<void()>& step) {
-  std::error_code ec;
-  std::string tmpl = (fs::temp_directory_path(ec) / "posverify-check-XXXXXX").string();
-  if (ec) tmpl = "/tmp/posverify-check-XXXXXX";
-  if (!::mkdtemp(tmpl.data()))
-    throw job_error("posverify: --jobs: cannot make a folder for the workers (" + tmpl + "): " + std::strerror(errno), 2);
-  scratch_dir scratch{tmpl};
+  const scratch_dir scratch = make_scratch();
   const std::string n = std::to_string(jobs);
   // the workers' finished units, one byte each: the read end stays here, the
   // write end is theirs (named by progress_fd_variable)
@@ -188,6 +193,77 @@ jobs_output run_in_jobs(const blackbox::check_run& cx, const std::vector<std::st
   }
   out.run.lib = cx.lib;
   return out;
+}
+
+void run_units(const std::vector<std::string>& worker_args, const std::vector<std::vector<std::string>>& units,
+               int jobs, const std::string& report_file,
+               const std::function<void(std::size_t, const std::string&)>& done) {
+  const scratch_dir scratch = make_scratch();
+  const std::size_t n = units.size();
+  auto named = [&](std::size_t k) {  // "the worker for LIB (--seed 3 --seeds 10)": the library comes last
+    const auto& u = units[k];
+    std::string t = "the worker for " + (u.empty() ? std::string("?") : u.back());
+    for (std::size_t i = 0; i + 1 < u.size(); ++i) t += (i ? " " : " (") + u[i] + (i + 2 == u.size() ? ")" : "");
+    return t;
+  };
+  std::vector<pid_t> pid(n, -1);
+  std::vector<int> status(n, 0);
+  std::vector<bool> ended(n, false);
+  auto base = [&](std::size_t k) { return scratch.path + "/" + std::to_string(k + 1); };
+  // the workers still running are killed if this ends early (a worker failed, an exception)
+  struct reaper {
+    std::vector<pid_t>& pid;
+    std::vector<bool>& ended;
+    ~reaper() {
+      for (std::size_t k = 0; k < pid.size(); ++k)
+        if (pid[k] > 0 && !ended[k]) {
+          ::kill(pid[k], SIGTERM);
+          ::waitpid(pid[k], nullptr, 0);
+        }
+    }
+  } reap{pid, ended};
+  std::size_t started = 0, reported = 0, running = 0;
+  while (reported < n) {
+    for (; running < std::size_t(jobs) && started < n; ++started, ++running) {
+      std::vector<std::string> argv = {"posverify", "check"};
+      argv.insert(argv.end(), worker_args.begin(), worker_args.end());
+      for (const std::string& a : {std::string("--jobs"), std::string("1"), std::string("--out"), base(started)})
+        argv.push_back(a);
+      argv.insert(argv.end(), units[started].begin(), units[started].end());
+      ::setenv(library_worker_variable, "1", 1);
+      pid[started] = spawn(argv, base(started) + ".out", base(started) + ".err");
+      ::unsetenv(library_worker_variable);
+    }
+    if (!ended[reported]) {  // wait for any worker; the first unreported one is among them
+      int st = 0;
+      const pid_t got = ::waitpid(-1, &st, 0);
+      if (got < 0 && errno == EINTR) continue;
+      if (got < 0) throw job_error(std::string("posverify: --jobs: waitpid: ") + std::strerror(errno), 2);
+      for (std::size_t k = 0; k < started; ++k)
+        if (pid[k] == got && !ended[k]) ended[k] = true, status[k] = st, --running;
+      continue;
+    }
+    const std::size_t k = reported++;
+    const std::string err = read_or_empty(base(k) + ".err");
+    const int s = status[k];
+    if (!(WIFEXITED(s) && (WEXITSTATUS(s) == 0 || WEXITSTATUS(s) == 1))) {
+      const std::string how = WIFSIGNALED(s) ? "was killed by signal " + std::to_string(WTERMSIG(s))
+                                             : "exited with code " + std::to_string(WEXITSTATUS(s));
+      throw job_error(WIFEXITED(s) && WEXITSTATUS(s) == 2 && !err.empty()
+                          ? err
+                          : "posverify: " + named(k) + " " + how +
+                                (err.empty() ? std::string("\n") : "; it said:\n" + err),
+                      2);
+    }
+    std::cerr << err;
+    std::string report;
+    try {
+      report = read_regular_file(base(k) + "/" + report_file, max_report_bytes);
+    } catch (const std::runtime_error& e) {
+      throw job_error("posverify: " + named(k) + " wrote no report: " + e.what(), 2);
+    }
+    done(k, report);
+  }
 }
 
 }  // namespace pv::cli

@@ -59,4 +59,21 @@ struct jobs_output {
 jobs_output run_in_jobs(const blackbox::check_run& cx, const std::vector<std::string>& worker_args, int jobs,
                         const std::string& report_name, const std::function<void()>& step = {});
 
+/// The variable that marks a worker of run_units (its --law was checked
+/// against every library by the parent).
+inline constexpr const char* library_worker_variable = "POSVERIFY_LIBRARY_WORKER";
+
+/// `check --mutation` or `--panel` on several cores: runs `posverify check
+/// <worker_args> --jobs 1 --out DIR <units[k]>` once per unit (a library, with
+/// the options that make it a part: the panel's seeds and position range), at
+/// most `jobs` side by side, started in their order. `done(k, report)` gets
+/// the text of the report file `report_file` unit k's worker wrote, for k = 0,
+/// 1, ... in order, as soon as that worker and every one before it have
+/// ended; the workers' standard error is passed on in the same order. Throws
+/// job_error (the worker's own words when it exited 2) when a worker exits
+/// other than 0 or 1, or dies, after done() for the units before it.
+void run_units(const std::vector<std::string>& worker_args, const std::vector<std::vector<std::string>>& units,
+               int jobs, const std::string& report_file,
+               const std::function<void(std::size_t, const std::string&)>& done);
+
 }  // namespace pv::cli

@@ -17,69 +17,92 @@ namespace pv::mutation {
 
 using namespace pv::blackbox;  // the run and its laws
 
-json run_mutation(blackbox::check_run& cx, const std::vector<std::string>& libs) {
-  json rows = json::array();
-  int caught = 0;
-  for (const auto& lib : libs) {
-    json row = json::object();
-    std::string name = lib.substr(lib.find_last_of('/') + 1);
-    row.set("library", json::string(lib));
-    try {
-      cx.lib = probe_library(lib, cx.ro);
-      name = cx.lib.name;
-    } catch (const load_error& e) {
-      row.set("mutant", json::string(name));
-      row.set("caught", json::boolean(false));
-      row.set("error", json::string(e.what()));
-      rows.push(row);
-      std::cout << "  ??    " << name << ": " << e.what() << "\n";
-      continue;
-    }
-    if (!cx.accuracy_given) cx.accuracy = accuracy_class{};  // run_laws reads the plugin's own
-    auto o = run_laws(cx);
-    const std::string acc = cx.accuracy.name.empty() ? "dtype" : cx.accuracy.name;
-    const law_result* first = nullptr;
-    int nfail = 0;
-    std::vector<std::string> bases;  // every law (without dtype/config) that failed
-    for (const auto& r : o.laws)
-      if (r.verdict == verdict::failed) {
-        if (!first) first = &r;
-        ++nfail;
-        if (std::find(bases.begin(), bases.end(), r.base_id) == bases.end()) bases.push_back(r.base_id);
-      }
-    json laws_j = json::array();
-    for (const auto& b : bases) laws_j.push(json::string(b));
-    row.set("laws_that_failed", laws_j);
+json mutation_row(blackbox::check_run& cx, const std::string& lib) {
+  json row = json::object();
+  std::string name = lib.substr(lib.find_last_of('/') + 1);
+  row.set("library", json::string(lib));
+  try {
+    cx.lib = probe_library(lib, cx.ro);
+    name = cx.lib.name;
+  } catch (const load_error& e) {
     row.set("mutant", json::string(name));
-    row.set("accuracy", json::string(acc));
-    row.set("caught", json::boolean(first != nullptr));
-    row.set("caught_by", first ? json::string(first->id) : json());
-    row.set("cases", first ? json::integer(first->cases) : json());
-    row.set("finding", first ? json::string(first->finding) : json());
-    row.set("replay", first ? json::string(first->replay) : json());
-    if (first)
-      if (const json* dg = first->extra.find("diagnosis")) row.set("diagnosis", *dg);
-    row.set("laws_failed", json::integer(nfail));
-    row.set("laws_run", json::integer(long(o.laws.size())));
-    char secs[32];
-    std::snprintf(secs, sizeof secs, "%.3f", o.seconds);
-    row.set("seconds", json::number(secs));
-    rows.push(row);
-    if (first) ++caught;
-    std::cout << (first ? "  caught   " : "  SURVIVED ") << name;
-    if (first) std::cout << "  by " << first->id << " after " << first->cases << " cases: " << text::visible(first->finding);
-    std::cout << "\n";
+    row.set("caught", json::boolean(false));
+    row.set("error", json::string(e.what()));
+    return row;
   }
+  if (!cx.accuracy_given) cx.accuracy = accuracy_class{};  // run_laws reads the plugin's own
+  auto o = run_laws(cx);
+  const std::string acc = cx.accuracy.name.empty() ? "dtype" : cx.accuracy.name;
+  const law_result* first = nullptr;
+  int nfail = 0;
+  std::vector<std::string> bases;  // every law (without dtype/config) that failed
+  for (const auto& r : o.laws)
+    if (r.verdict == verdict::failed) {
+      if (!first) first = &r;
+      ++nfail;
+      if (std::find(bases.begin(), bases.end(), r.base_id) == bases.end()) bases.push_back(r.base_id);
+    }
+  json laws_j = json::array();
+  for (const auto& b : bases) laws_j.push(json::string(b));
+  row.set("laws_that_failed", laws_j);
+  row.set("mutant", json::string(name));
+  row.set("accuracy", json::string(acc));
+  row.set("caught", json::boolean(first != nullptr));
+  row.set("caught_by", first ? json::string(first->id) : json());
+  row.set("cases", first ? json::integer(first->cases) : json());
+  row.set("finding", first ? json::string(first->finding) : json());
+  row.set("replay", first ? json::string(first->replay) : json());
+  if (first)
+    if (const json* dg = first->extra.find("diagnosis")) row.set("diagnosis", *dg);
+  row.set("laws_failed", json::integer(nfail));
+  row.set("laws_run", json::integer(long(o.laws.size())));
+  char secs[32];
+  std::snprintf(secs, sizeof secs, "%.3f", o.seconds);
+  row.set("seconds", json::number(secs));
+  return row;
+}
+
+void print_mutation_row(const json& row) {
+  const std::string name = row.find("mutant")->as_string();
+  if (const json* e = row.find("error")) {
+    std::cout << "  ??    " << name << ": " << e->as_string() << "\n";
+    return;
+  }
+  const bool caught = row.find("caught")->as_bool();
+  std::cout << (caught ? "  caught   " : "  SURVIVED ") << name;
+  if (caught)
+    std::cout << "  by " << row.find("caught_by")->as_string() << " after " << row.find("cases")->as_integer()
+              << " cases: " << text::visible(row.find("finding")->as_string());
+  std::cout << "\n";
+}
+
+json mutation_record(const blackbox::check_run& cx, const std::vector<json>& given) {
+  json rows = json::array();
+  long caught = 0;
+  for (const auto& r : given) {
+    rows.push(r);
+    if (r.find("caught")->as_bool()) ++caught;
+  }
+  const std::size_t n = given.size();
   json j = json::object();
   j.set("tool", json::string("posverify"));
   j.set("version", json::string(POSVERIFY_VERSION));
   j.set("seed", json::string(std::to_string(cx.seed)));
   j.set("cases", json::integer(cx.cases));
-  j.set("mutants", json::integer(long(libs.size())));
+  j.set("mutants", json::integer(long(n)));
   j.set("caught", json::integer(caught));
-  j.set("score", json::number(to_decimal(libs.empty() ? 0.0 : double(caught) / double(libs.size()))));
+  j.set("score", json::number(to_decimal(n == 0 ? 0.0 : double(caught) / double(n))));
   j.set("rows", rows);
   return j;
+}
+
+json run_mutation(blackbox::check_run& cx, const std::vector<std::string>& libs) {
+  std::vector<json> rows;
+  for (const auto& lib : libs) {
+    rows.push_back(mutation_row(cx, lib));
+    print_mutation_row(rows.back());
+  }
+  return mutation_record(cx, rows);
 }
 
 bool all_caught(const json& m) {

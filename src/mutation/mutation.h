@@ -17,6 +17,17 @@ namespace pv::mutation {
 /// diagnosis, and every law that failed.
 json run_mutation(blackbox::check_run& cx, const std::vector<std::string>& libs);
 
+/// The row of one library of run_mutation's record (nothing printed).
+json mutation_row(blackbox::check_run& cx, const std::string& lib);
+
+/// run_mutation's line for a row: caught (by which law, after how many cases,
+/// the finding), survived, or not loaded ("??").
+void print_mutation_row(const json& row);
+
+/// The record of rows, one per library given, in their order (run_mutation's
+/// result when each row is mutation_row's).
+json mutation_record(const blackbox::check_run& cx, const std::vector<json>& rows);
+
 /// Every mutant was caught (and there was at least one).
 bool all_caught(const json& mutation);
 

@@ -20,6 +20,24 @@ namespace pv::mutation {
 json run_panel(blackbox::check_run& cx, const std::vector<std::string>& libs, int seeds,
                const std::vector<double>& max_positions);
 
+/// The row of one member of run_panel's record (nothing printed); cx's seed
+/// is left as given. Throws as run_panel does.
+json panel_member(blackbox::check_run& cx, const std::string& given, int seeds,
+                  const std::vector<double>& max_positions);
+
+/// One member's row from the rows of its parts, each panel_member's for a
+/// run of consecutive seeds at one position range, given in run_panel's order
+/// (position range, then seed): the row panel_member gives for all of them.
+json join_member_parts(const std::vector<json>& parts);
+
+/// run_panel's lines for a member's row: passed, or each false alarm.
+void print_panel_member(const json& member);
+
+/// The record of members, in the order given (run_panel's result when each
+/// row is panel_member's).
+json panel_record(const blackbox::check_run& cx, int seeds, const std::vector<double>& max_positions,
+                  const std::vector<json>& members);
+
 /// No law failed on any member.
 bool no_false_alarm(const json& panel);
 

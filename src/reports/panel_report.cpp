@@ -23,7 +23,7 @@ std::string panel_markdown(const json& j) {
                    ", " + std::to_string(j.find("cases")->as_integer()) +
                    " cases per law) and position range (--max-position";
   // numbers are stored with every digit (%.17g): read back, they are the doubles the run measured
-  for (const auto& m : j.find("max_positions")->items()) md += " " + md::num(std::stod(m.second.as_string()));
+  for (const auto& m : j.find("max_positions")->items()) md += " " + md::num(std::stod(number_text(m.second)));
   md += "): how close the rules run to a false alarm. Target: at most 0.5.\n\n";
   for (const auto& kv : j.find("members")->items()) {
     const json& row = kv.second;
@@ -32,7 +32,7 @@ std::string panel_markdown(const json& j) {
           "\n\n| law | runs | failed | worst error / tolerance | where |\n|---|---|---|---|---|\n";
     for (const auto& lk : row.find("laws")->items()) {
       const json& l = lk.second;
-      const double ratio = std::stod(l.find("worst_ratio")->as_string());
+      const double ratio = std::stod(number_text(*l.find("worst_ratio")));
       md += "| `" + l.find("law")->as_string() + "` | " + std::to_string(l.find("runs")->as_integer()) + " | " +
             std::to_string(l.find("failed")->as_integer()) + " | " + md::num(ratio) +
             (ratio > 0.5 ? " (above 0.5)" : "") + " | " + markdown_cell(md::untrusted(l.find("where")->as_string())) + " |\n";

@@ -27,6 +27,7 @@ using pv::test::run_posverify_in;
 
 std::string builtin(const std::string& n) { return plugin_map(POSVERIFY_BUILTIN_PLUGINS).at(n); }
 std::string mutant(const std::string& n) { return plugin_map(POSVERIFY_MUTANT_PLUGINS).at(n); }
+std::string panel(const std::string& n) { return plugin_map(POSVERIFY_PANEL_PLUGINS).at(n); }
 
 // The children run unsharded unless a test shards them (a test binary run
 // under GoogleTest's sharding must not pass it on).
@@ -172,6 +173,53 @@ INSTANTIATE_TEST_SUITE_P(
                       // under ("dtype" in the parent's report before: it never resolved it)
                       ShardCase{"DeclaredAccuracy", "mutant:panel_attn_scale_by_dv", "panel_attn_scale_by_dv", 1}),
     [](const auto& info) { return std::string(info.param.name); });
+
+// --mutation and --panel with --jobs: a worker per mutant, and per panel
+// member, position range and run of 5 seeds (cli/check_jobs.h, run_units),
+// joined in the order given: the single process's record, lines and exit
+// code. --law is judged against all the libraries by the parent, not by each
+// worker against its own (rope.reference: not a law of flash_float).
+TEST(CheckJobsLibraries, MutationAndPanelRecordsAsOneProcessWritesThem) {
+  const std::string base = out_dir("jobs-libraries");
+  auto lines = [](const std::string& out, const std::string& dir) {  // the console, its folder named alike
+    std::string s = out;
+    for (std::size_t at; (at = s.find(dir)) != std::string::npos;) s.replace(at, dir.size(), "DIR");
+    return s;
+  };
+  // a survivor (a correct plugin among the mutants): exit 1, in both
+  const std::string mutants = " " + mutant("rope_sine_sign") + " " + builtin("plain_double") + " " + mutant("attn_no_scale");
+  const std::string mlaw = " --law rope.reference --law attention.reference";
+  auto one = run_posverify_in(unsharded, "check --mutation" + mutants + " --cases 6" + mlaw + " --jobs 1 --out " + base + "/m1");
+  auto two = run_posverify_in(unsharded, "check --mutation" + mutants + " --cases 6" + mlaw + " --jobs 2 --out " + base + "/m2");
+  EXPECT_EQ(one.code, 1) << one.out;
+  EXPECT_EQ(two.code, 1) << two.out;
+  EXPECT_NE(two.out.find("SURVIVED"), std::string::npos) << two.out;
+  EXPECT_EQ(lines(two.out, base + "/m2"), lines(one.out, base + "/m1"));
+  EXPECT_EQ(without_measurements(slurp(base + "/m2/mutation.json")), without_measurements(slurp(base + "/m1/mutation.json")));
+  // 7 seeds: parts of 5 and 2 seeds at each of two position ranges, joined
+  const std::string members = " " + panel("rope_ladder_f32") + " " + builtin("flash_float");
+  {
+    const std::string law = " --law rope.reference --law attention.convex_hull";
+    const std::string opts = "check --panel" + members + " --seeds 7 --cases 4" + law;
+    auto p1 = run_posverify_in(unsharded, opts + " --jobs 1 --out " + base + "/p1");
+    auto p3 = run_posverify_in(unsharded, opts + " --jobs 3 --out " + base + "/p3");
+    EXPECT_EQ(p1.code, 0) << p1.out;
+    EXPECT_EQ(p3.code, 0) << p3.out;
+    EXPECT_EQ(lines(p3.out, base + "/p3"), lines(p1.out, base + "/p1"));
+    const std::string want = slurp(base + "/p1/panel.json");
+    EXPECT_NE(want.find("\"runs\": 56"), std::string::npos) << "7 seeds, 2 ranges, 4 configurations: " << want;
+    EXPECT_NE(want.find("\"runs\": 14"), std::string::npos) << "7 seeds, 2 ranges: " << want;
+    EXPECT_EQ(slurp(base + "/p3/panel.json"), want) << law;
+    EXPECT_EQ(slurp(base + "/p3/panel.md"), slurp(base + "/p1/panel.md")) << law;
+  }
+  // a member that cannot be loaded: exit 2 naming it, as one process does
+  for (const char* jobs : {"1", "2"}) {
+    auto r = run_posverify_in(unsharded, "check --panel" + members + " /nonexistent/libx.so --seeds 1 --cases 2 --jobs " +
+                                             std::string(jobs) + " --out " + base + "/bad");
+    EXPECT_EQ(r.code, 2) << jobs << ": " << r.out;
+    EXPECT_NE(r.out.find("/nonexistent/libx.so"), std::string::npos) << jobs << ": " << r.out;
+  }
+}
 
 TEST(CheckJobsUsage, BadValuesExit2NamingThem) {
   const std::string lib = builtin("plain_double");
