@@ -109,12 +109,19 @@ class law_run {
       if (!first_look_holds(error, bound, error_above, bound_below)) {
         fail(k, where() + ": the binary64 first look (error at most " + to_decimal(error_above) +
                     ", tolerance at least " + to_decimal(bound_below) + ") and MPFR (" + to_decimal(error) + ", " +
-                    to_decimal(bound) + ") disagree: a fault of posverify's reference, please report it",
+                    to_decimal(bound) + ") disagree: a fault of " + first_look_fault(error, error_above) +
+                    ", please report it",
              describe);
         return false;
       }
     }
     return within(k, error, bound, where, describe);
+  }
+  /// Which part of the first look MPFR contradicts (first_look_holds is
+  /// false): the error (posverify's reference), else the tolerance.
+  static std::string first_look_fault(const hp& error, double error_above) {
+    return error > hp(error_above) ? "posverify's reference (its error is above the first look's)"
+                                   : "posverify's binary64 tolerance (MPFR's is below it)";
   }
   /// Whether within_fast may skip an entry (see there).
   bool clearly_inside(double error_above, double bound_below) const {

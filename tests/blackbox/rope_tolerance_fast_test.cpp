@@ -221,9 +221,13 @@ TEST(RopeToleranceFast, AFirstLookThatMpfrContradictsFailsTheLaw) {
   EXPECT_EQ(L.result_ref().verdict, verdict::failed);
   EXPECT_NE(L.result_ref().finding.find("a fault of posverify's reference"), std::string::npos)
       << L.result_ref().finding;
-  // a tolerance claimed above MPFR's
+  EXPECT_EQ(L.result_ref().finding.find("tolerance (MPFR's is below it)"), std::string::npos)
+      << "the tolerance was right: " << L.result_ref().finding;
+  // a tolerance claimed above MPFR's, the error right: the finding names the tolerance
   law_run M(cx, "test.law", "float32", "", "a law", "a tolerance");
   EXPECT_FALSE(M.within_fast(0, 0.5, 2.0, [] { return std::pair<hp, hp>(hp(0.5), hp(1)); }, where, none));
+  EXPECT_NE(M.result_ref().finding.find("a fault of posverify's binary64 tolerance"), std::string::npos)
+      << M.result_ref().finding;
   // an honest one passes
   law_run N(cx, "test.law", "float32", "", "a law", "a tolerance");
   EXPECT_TRUE(N.within_fast(0, 0.5, 0.75, [] { return std::pair<hp, hp>(hp(0.5), hp(1)); }, where, none));
