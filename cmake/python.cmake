@@ -61,6 +61,16 @@ if(POSVERIFY_BUILD_TESTS)
                  llama_rope_dynamic_never_resets:test_llama_rope_dynamic_never_resets)
       pv_python_pytest_case("${case}" ${_pv_py_tests})
     endforeach()
+    # protocol version 4: attend through the pipe (examples/python/eager_attention.py
+    # and sdpa.py, each with wrong siblings; --impl-cmd; the numpy backend and
+    # the server's findings, tests/python/attend_kernels.py)
+    foreach(case eager_attention:test_eager_attention
+                 eager_attention_siblings:test_eager_attention_siblings
+                 sdpa_attend:test_sdpa_attend
+                 attend_impl_cmd:test_attend_impl_cmd
+                 attend_protocol:test_attend_protocol)
+      pv_python_pytest_case("${case}" ${_pv_py_tests})
+    endforeach()
     foreach(case adapter)
       add_test(NAME python.${case}
                COMMAND ${POSVERIFY_TEST_PYTHON} -m pytest -q -p no:cacheprovider ${_pv_py_tests} -k test_${case})

@@ -6,8 +6,16 @@ composition PyTorch's math backend computes: softmax(q k^T * d^-1/2) v in the
 inputs' dtype.
 
     posverify check --impl python:sdpa:Sdpa --python-path examples/python
+
+``SdpaAttend`` serves the same call to the attend laws (heads, GQA, causal and
+windowed masks, padding): a boolean ``attn_mask`` built from the queries'
+positions, ``enable_gqa`` where the torch has it (2.5), else K/V heads
+repeated. ``SdpaIsCausal`` passes ``is_causal=True`` instead of that mask,
+which aligns the mask top-left: wrong as soon as the queries follow a KV cache
+(pytorch#144858); posverify must catch it and name the alignment.
 """
 
+import inspect
 import math
 
 import torch
@@ -31,3 +39,78 @@ class Sdpa(posverify.Kernel):
         if q.dtype not in (torch.float32, torch.bfloat16):
             raise NotImplementedError("float32 and bfloat16 only")
         return sdpa(q[None], k[None], v[None])[0]
+
+
+def _accepts(fn, name):
+    try:
+        return name in inspect.signature(fn).parameters
+    except (TypeError, ValueError):  # a builtin without a signature
+        return False
+
+
+#: the real SDPA's keywords on this torch (none on the fallback)
+_REAL = sdpa is not math_sdpa
+_SCALE = _REAL and _accepts(sdpa, "scale")
+_GQA = _REAL and _accepts(sdpa, "enable_gqa")
+
+
+def masked_sdpa(q, k, v, mask, scale, is_causal=False):
+    """q [1, h_q, n_q, d], k/v [1, h, n, d]: SDPA with a boolean mask (True:
+    seen) or is_causal, on the real call when the torch has it."""
+    n_rep = q.shape[1] // k.shape[1]
+    if _REAL:
+        kw = {"attn_mask": mask, "is_causal": is_causal}
+        if n_rep > 1 and _GQA:
+            kw["enable_gqa"] = True
+        elif n_rep > 1:
+            k, v = k.repeat_interleave(n_rep, dim=1), v.repeat_interleave(n_rep, dim=1)
+        if _SCALE:
+            return sdpa(q, k, v, scale=scale, **kw)
+        return sdpa(q * (scale * math.sqrt(q.shape[-1])), k, v, **kw)
+    if n_rep > 1:
+        k, v = k.repeat_interleave(n_rep, dim=1), v.repeat_interleave(n_rep, dim=1)
+    scores = (q @ k.transpose(-2, -1)) * scale
+    if is_causal:  # what SDPA's is_causal means: query i sees keys 0..i
+        mask = torch.ones(q.shape[-2], k.shape[-2], dtype=torch.bool).tril()
+    if mask is not None:
+        scores = scores.masked_fill(~mask, float("-inf"))
+    return torch.softmax(scores, dim=-1) @ v
+
+
+class SdpaAttend(posverify.Kernel):
+    name = "torch-sdpa-attend"
+    attend_caps = ("causal", "window", "padding", "gqa")
+
+    def mask(self, p, b, n):
+        """[n_q, n] bool from the queries' positions q_start[b] + i, or None."""
+        pos = p.q_start[b] + torch.arange(p.n_q)
+        j = torch.arange(n)
+        keep = torch.ones(p.n_q, n, dtype=torch.bool)
+        if p.causal:
+            keep &= j[None, :] <= pos[:, None]
+        if p.window_left >= 0:
+            keep &= j[None, :] >= pos[:, None] - p.window_left
+        if p.window_right >= 0:
+            keep &= j[None, :] <= pos[:, None] + p.window_right
+        return keep, False
+
+    def attend(self, q, k, v, p):
+        if q.dtype not in (torch.float32, torch.float64, torch.bfloat16):
+            raise NotImplementedError("float32, float64 and bfloat16 only")
+        outs = []
+        for b in range(p.batch):
+            n = int(p.k_len[b])  # a varlen batch: the padded keys are not read
+            mask, is_causal = self.mask(p, b, n)
+            o = masked_sdpa(q[b:b + 1].transpose(1, 2), k[b:b + 1, :n].transpose(1, 2),
+                            v[b:b + 1, :n].transpose(1, 2), mask, p.softmax_scale, is_causal)
+            outs.append(o[0].transpose(0, 1))
+        return torch.stack(outs)
+
+
+class SdpaIsCausal(SdpaAttend):
+    """is_causal=True for a causal call without a window, whatever q_start."""
+
+    def mask(self, p, b, n):
+        if p.causal and p.window_left < 0 and p.window_right < 0:
+            return None, True
+        return super().mask(p, b, n)

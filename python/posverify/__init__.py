@@ -1,4 +1,4 @@
-"""Serve attention, RoPE and sinusoid kernels written in Python to `posverify check`.
+"""Serve attention (plain and as models ship it), RoPE and sinusoid kernels written in Python to `posverify check`.
 
 Subclass :class:`Kernel`, define the methods you have, and run::
 
@@ -16,15 +16,17 @@ would run. The pytest plugin (``posverify.pytest_plugin``, entry point
 See docs/python.md; the wire protocol is docs/protocol.md.
 """
 
+import math
 from dataclasses import dataclass, field
-from typing import Tuple
+from typing import Any, Tuple
 
-__all__ = ["Kernel", "RopeConfig", "RopeScaling", "ROPE_CAPS", "PROTOCOL_VERSION", "check", "list_laws", "Check",
+__all__ = ["Kernel", "RopeConfig", "RopeScaling", "ROPE_CAPS", "AttentionProblem", "ATTEND_CAPS", "EMPTY_ROWS",
+           "PROTOCOL_VERSION", "check", "list_laws", "Check",
            "CheckResult", "LawResult", "PosverifyError"]
 
 #: the highest version of docs/protocol.md this package speaks (it answers
 #: posverify's HELLO with the lower of this and the version offered)
-PROTOCOL_VERSION = 3
+PROTOCOL_VERSION = 4
 
 #: the RoPE configurations a kernel may declare in ``rope_caps`` and their
 #: bits (PV_ROPE_* of posverify/impl.h); "length_from_positions": dynamic NTK
@@ -34,6 +36,17 @@ PROTOCOL_VERSION = 3
 #: components) and "freq_factors" (per-pair frequency factors)
 ROPE_CAPS = {"partial": 1, "mrope": 2, "scaled": 4, "length_from_positions": 8, "rotary_offset": 16,
              "freq_factors": 32}
+
+#: from protocol 4, what ``attend`` may be called with beyond plain
+#: multi-head attention (PV_ATTEND_* of posverify/impl.h): a call needing
+#: another is "unsupported" without a call
+ATTEND_CAPS = {"causal": 1, "window": 2, "padding": 4, "gqa": 8, "softcap": 16, "sinks": 32, "alibi": 64,
+               "lse": 128}
+
+#: what an empty row of ``attend`` (no visible key, no sink) holds
+#: (pv_empty_rows): "" undeclared (no call with an empty row is made), the
+#: zeros, NaN, or the mean of the item's valid values V[b, :k_len[b]]
+EMPTY_ROWS = {"": 0, "zeros": 1, "nan": 2, "mean": 3}
 
 
 @dataclass(frozen=True)
@@ -80,6 +93,52 @@ class RopeConfig:
     freq_factors: Tuple[float, ...] = ()
 
 
+@dataclass(frozen=True)
+class AttentionProblem:
+    """What one ``attend`` call computes (pv_attention_problem of
+    posverify/impl.h; docs/check.md, "The attention call").
+
+    Query i of batch item b sits at position p = q_start[b] + i, key j at j.
+    Key j is visible to it when j < k_len[b], and j <= p if ``causal``, and
+    p - window_left <= j (window_left >= 0), and j <= p + window_right
+    (window_right >= 0). Query head h reads KV head h * h_kv // h_q. A
+    visible key's logit is x = scale * q.k (scale 0: 1/sqrt(d)), then
+    softcap c > 0: c * tanh(x / c), then ALiBi: + alibi[h] * (j - p);
+    sink[h] adds exp(sink[h]) to the softmax's denominator only."""
+
+    batch: int
+    h_q: int
+    h_kv: int
+    n_q: int
+    n_k: int
+    d: int
+    d_v: int
+    causal: bool = False
+    window_left: int = -1  # inclusive; negative: unbounded
+    window_right: int = -1
+    scale: float = 0.0  # 0: 1/sqrt(d)
+    softcap: float = 0.0  # 0: off
+    #: int64 [batch] tensors (arrays for the numpy backend) on the kernel's device
+    q_start: Any = None
+    k_len: Any = None
+    #: float64 [h_q] tensors, or None when the call has none
+    sink: Any = None
+    alibi: Any = None
+    #: whether the call asks for the log-sum-exp: then ``attend`` returns (out, lse)
+    lse: bool = False
+    #: the strides of the C call the tensors were laid out with (elements of
+    #: (batch, token, head)); the tensors already carry them
+    q_stride: Tuple[int, ...] = ()
+    k_stride: Tuple[int, ...] = ()
+    v_stride: Tuple[int, ...] = ()
+    out_stride: Tuple[int, ...] = ()
+
+    @property
+    def softmax_scale(self) -> float:
+        """The scale of the logits: ``scale``, or 1/sqrt(d) when it is 0."""
+        return self.scale if self.scale else 1.0 / math.sqrt(self.d)
+
+
 class Kernel:
     """Base class of an implementation served to posverify.
 
@@ -93,6 +152,13 @@ class Kernel:
       place;
     * ``sinusoid(pos, d, base, dtype)`` -> out [n, d]: adjacent (sin, cos)
       pairs with speeds base^(-2i/d), pos float64 [n];
+    * ``attend(q, k, v, problem)`` -> out, or (out, lse) when ``problem.lse``:
+      q [B, n_q, h_q, d], k [B, n_k, h_kv, d], v [B, n_k, h_kv, d_v] (strided
+      views), problem an :class:`AttentionProblem`; out [B, n_q, h_q, d_v] in
+      the call's dtype, lse [B, h_q, n_q] the natural log of each row's
+      softmax denominator (any float dtype; -inf for an empty row). Keys past
+      k_len[b] must not be read (they may hold NaN). Declare what it takes in
+      ``attend_caps`` and ``attend_empty_rows``;
 
     Inputs other than x must not be written (posverify reports it). The
     result must have the call's dtype and shape. ``dtype`` arguments and
@@ -114,6 +180,12 @@ class Kernel:
     #: "float64" (default) or "int64": positions arrive as int64 when every
     #: position of the call is a whole number, else the call is declined
     position_dtype: str = "float64"
+    #: what ``attend`` is called with beyond plain multi-head attention, names
+    #: of :data:`ATTEND_CAPS`; the others are "unsupported" without a call
+    attend_caps: Tuple[str, ...] = ()
+    #: what ``attend`` returns for a row with no visible key: a name of
+    #: :data:`EMPTY_ROWS` ("" undeclared: no call with such a row is made)
+    attend_empty_rows: str = ""
 
     def __init__(self, device: str = "cpu"):
         #: where the tensors go: "cpu", "cuda", "cuda:1", ... (``--device`` of posverify check)

@@ -2,7 +2,7 @@
 
 ``python3 -m posverify.server MODULE:OBJECT`` imports MODULE, takes OBJECT (a
 :class:`posverify.Kernel` subclass, instantiated with the device of
-``POSVERIFY_DEVICE``, or any object with ``attention``/``rope``/``sinusoid``
+``POSVERIFY_DEVICE``, or any object with ``attention``/``rope``/``sinusoid``/``attend``
 methods), and answers requests on stdin with answers on stdout until stdin
 ends. `posverify check --impl python:MODULE:OBJECT` starts it.
 
@@ -28,7 +28,7 @@ import struct
 import sys
 import traceback
 
-from . import PROTOCOL_VERSION, ROPE_CAPS
+from . import ATTEND_CAPS, EMPTY_ROWS, PROTOCOL_VERSION, ROPE_CAPS
 
 HELLO = 1
 OK, UNSUPPORTED, ERROR = 0, 1, 2
@@ -67,6 +67,25 @@ class _Torch:
     def float64(self, buf, shape):
         return self.array(buf, 1, shape)
 
+    def int64(self, buf, shape):
+        torch = self.torch
+        t = torch.frombuffer(buf, dtype=torch.int64).reshape(shape) if len(buf) else torch.empty(shape, dtype=torch.int64)
+        return t.to(self.device) if self.device != "cpu" else t
+
+    def strided(self, buf, code, shape, strides):
+        """A view of the span `buf` with these outer strides (in elements; the last dimension contiguous)."""
+        torch = self.torch
+        dt = self.dtypes[code]
+        if len(buf) == 0:
+            return self.array(buf, code, shape)
+        t = torch.frombuffer(buf, dtype=dt)
+        if self.device != "cpu":  # the span, moved once, then viewed
+            t = t.to(self.device)
+        return t.as_strided(shape, tuple(strides) + (1,))
+
+    def to_float64(self, t):
+        return t.to(self.torch.float64) if t.is_floating_point() else None
+
     def to_bytes(self, t):
         t = t.detach().to("cpu").contiguous()
         if t.dtype in (self.torch.float16, self.torch.bfloat16):
@@ -96,6 +115,19 @@ class _Numpy:
 
     def float64(self, buf, shape):
         return self.array(buf, 1, shape)
+
+    def int64(self, buf, shape):
+        return self.np.frombuffer(buf, dtype=self.np.int64).reshape(shape)
+
+    def strided(self, buf, code, shape, strides):
+        np = self.np
+        if len(buf) == 0:
+            return np.empty(shape, dtype=self.dtype(code))
+        flat = np.frombuffer(buf, dtype=self.dtype(code))
+        return np.lib.stride_tricks.as_strided(flat, shape, tuple(s * flat.itemsize for s in tuple(strides) + (1,)))
+
+    def to_float64(self, a):
+        return a.astype(self.np.float64) if self.np.issubdtype(a.dtype, self.np.floating) else None
 
     def to_bytes(self, a):
         return self.np.ascontiguousarray(a).tobytes()
@@ -128,6 +160,7 @@ class Operation:
         self.name = row["name"]
         self.request = row["request"]
         self.bit = row["bit"]
+        self.protocol = row.get("protocol", 1)
         self.all_fields = row["fields"]
         self.buffers = row["buffers"]
         self.python = row["python"]
@@ -186,6 +219,27 @@ def _rope_caps(kernel):
     return bits
 
 
+def _attend_declarations(kernel):
+    """(attend_caps bits, attend_empty_rows code) of the kernel's
+    ``attend_caps`` (names of ATTEND_CAPS) and ``attend_empty_rows`` (a name
+    of EMPTY_ROWS); an unknown name is an error naming it."""
+    caps = getattr(kernel, "attend_caps", ())
+    if isinstance(caps, str):
+        caps = (caps,)
+    if not isinstance(caps, (tuple, list, set, frozenset)):
+        raise ValueError("attend_caps must be a tuple of names (%s), not %r" % (", ".join(ATTEND_CAPS), caps))
+    bits = 0
+    for name in caps:
+        if name not in ATTEND_CAPS:
+            raise ValueError("attend_caps names %r, which is no attend capability (%s)"
+                             % (name, ", ".join(ATTEND_CAPS)))
+        bits |= ATTEND_CAPS[name]
+    empty = getattr(kernel, "attend_empty_rows", "") or ""
+    if empty not in EMPTY_ROWS:
+        raise ValueError("attend_empty_rows is %r: one of %s" % (empty, ", ".join(repr(k) for k in EMPTY_ROWS)))
+    return bits, EMPTY_ROWS[empty]
+
+
 def _protocol_ceiling():
     """PROTOCOL_VERSION, or the version POSVERIFY_SERVER_PROTOCOL asks this
     server to answer at most (to serve as an older server would)."""
@@ -209,6 +263,7 @@ class Server:
         else:
             raise ValueError("backend must be 'torch' or 'numpy', not %r" % backend)
         self.rope_caps = _rope_caps(kernel)
+        self.attend_caps, self.attend_empty_rows = _attend_declarations(kernel)
         position_dtype = getattr(kernel, "position_dtype", "float64")
         if not isinstance(position_dtype, str) or position_dtype not in ("float64", "int64"):
             raise ValueError("position_dtype must be 'float64' or 'int64', not %r" % (position_dtype,))
@@ -220,7 +275,7 @@ class Server:
         self.fns = {op.name: getattr(kernel, op.name, None) for op in self.ops}
 
     def provides(self):
-        return sum(1 << op.bit for op in self.ops if callable(self.fns[op.name]))
+        return sum(1 << op.bit for op in self.ops if callable(self.fns[op.name]) and op.protocol <= self.version)
 
     def hello(self, offered):
         """The payload of the answer to a HELLO offering protocol `offered`:
@@ -237,6 +292,8 @@ class Server:
         payload += struct.pack("<I", len(acc)) + acc
         if self.version >= 2:
             payload += struct.pack("<I", self.rope_caps)
+        if self.version >= 4:
+            payload += struct.pack("<II", self.attend_caps, self.attend_empty_rows)
         return payload
 
     def _check_out(self, what, out, code, shape):
@@ -267,7 +324,7 @@ class Server:
         return cls(**kw)
 
     @classmethod
-    def _config(cls, fields, buf, vals):
+    def _config(cls, fields, buf, vals, members=None):
         """The fields of a configuration buffer as one object: the class of
         package posverify the row names (RopeConfig), else a plain record. A
         dotted field ("scaling.kind") is a member of an object ("scaling") of
@@ -290,8 +347,9 @@ class Server:
                 part_class[outer] = f.get("class")
             else:
                 kw[f["name"]] = v
-        for outer, members in parts.items():
-            kw[outer] = cls._record(part_class[outer], members)
+        for outer, inner in parts.items():
+            kw[outer] = cls._record(part_class[outer], inner)
+        kw.update(members or {})  # buffers that are members of it (attend's q_start, k_len, ...)
         return cls._record(buf.get("class"), kw)
 
     def _positions(self, arr):
@@ -320,53 +378,108 @@ class Server:
         """(status, written, text, payload) of one call request, decoded from
         its operation's row."""
         op = self.by_request.get(body[0])
-        if op is None:
+        if op is None or op.protocol > self.version:
             raise ProtocolError("unknown request type %d" % body[0])
         code, vals, header_size = op.values(body, self.version)
         fields, _ = op.layout(self.version)
         es = self._elem(code)
         b = self.b
 
-        def shape(buf):
-            return tuple(vals[d] for d in buf["shape"])
+        def shape(buf, key="shape"):
+            return tuple(vals[d] for d in buf.get(key) or buf["shape"])
 
-        def size(buf):
-            n = 8 if buf["elem"] == "f64" else es
+        def count(buf):
+            n = 1
             for d in shape(buf):
                 n *= d
             return n
 
+        def size(buf):
+            """Bytes on the wire: a strided input is the span its strides reach."""
+            n = 8 if buf["elem"] in ("f64", "i64") else es
+            dims = shape(buf)
+            if buf.get("strides") and buf["role"] == "in":
+                if any(x <= 0 for x in dims):
+                    return 0
+                st = vals[buf["strides"]]
+                return n * (1 + sum((x - 1) * y for x, y in zip(dims[:-1], st)) + dims[-1] - 1)
+            return n * max(count(buf), 0)
+
         sent = [buf for buf in op.buffers if buf["role"] != "out" and buf["elem"] != "config"]
         raw = dict(zip((buf["name"] for buf in sent), self._split(memoryview(body)[header_size:],
                                                                      [size(buf) for buf in sent])))
-        args, inputs, output = {}, [], None
+        args, members, inputs, outputs = {}, {}, [], []
         for buf in op.buffers:
             if buf["elem"] == "config":
-                args[buf["name"]] = self._config(fields, buf, vals)
                 continue
             if buf["role"] != "in":
-                output = buf
+                outputs.append(buf)
             if buf["role"] == "out":
+                if buf.get("member"):  # whether the call asks for it
+                    members.setdefault(buf["member"], {})[buf["name"]] = count(buf) > 0
                 continue
             x = raw[buf["name"]]
-            arr = b.float64(x, shape(buf)) if buf["elem"] == "f64" else b.array(x, code, shape(buf))
             original = bytes(x)
+            if buf["elem"] == "f64":
+                arr = b.float64(x, shape(buf))
+            elif buf["elem"] == "i64":
+                arr = b.int64(x, shape(buf))
+            elif buf.get("strides"):
+                arr = b.strided(x, code, shape(buf), vals[buf["strides"]])
+                original = b.to_bytes(arr)  # its elements, not the gaps between strides
+            else:
+                arr = b.array(x, code, shape(buf))
             if buf.get("positions") and self.int_positions:
                 arr = self._positions(arr)
                 original = b.to_bytes(arr)
-            args[buf["name"]] = arr
             if buf["role"] == "in":
                 inputs.append((arr, original))
+            if buf.get("member"):
+                members.setdefault(buf["member"], {})[buf["name"]] = arr if count(buf) > 0 else None
+            else:
+                args[buf["name"]] = arr
+        for buf in op.buffers:
+            if buf["elem"] == "config":
+                args[buf["name"]] = self._config(fields, buf, vals, members.get(buf["name"], {}))
 
         def arg(name):
             if name == "dtype":
                 return b.dtype(code)
             return args[name] if name in args else vals[name]
-        out = self.fns[op.name](*[arg(n) for n in op.python])
+        result = self.fns[op.name](*[arg(n) for n in op.python])
         written = self._written(inputs)
-        if out is None and output["role"] == "inout":  # rotated in place
-            out = args[output["name"]]
-        return OK, written, "", self._check_out(op.name, out, code, shape(output))
+        if len(outputs) == 1:
+            if result is None and outputs[0]["role"] == "inout":  # rotated in place
+                result = args[outputs[0]["name"]]
+            return OK, written, "", self._check_out(op.name, result, code, shape(outputs[0]))
+        # several outputs (attend: out, lse): a tuple in their order; one the
+        # call does not ask for (no element) may be left out or None
+        got = list(result) if isinstance(result, (tuple, list)) else [result]
+        payload = b""
+        for j, buf in enumerate(outputs):
+            what = "%s's %s" % (op.name, buf["name"])
+            value = got[j] if j < len(got) else None
+            if count(buf) == 0:
+                if value is not None and j > 0:
+                    raise ValueError("%s returned %s, which this call does not ask for (problem.%s is False)"
+                                     % (op.name, buf["name"], buf["name"]))
+                continue
+            if value is None:
+                raise ValueError("%s returned no %s, which this call asks for%s"
+                                 % (op.name, buf["name"],
+                                    " (problem.%s is True: return (out, %s))" % (buf["name"], buf["name"])
+                                    if buf.get("member") else ""))
+            if buf["elem"] == "f64":  # any float dtype, sent as float64
+                if not isinstance(value, b.array_type) or b.to_float64(value) is None:
+                    raise TypeError("%s is %s, not a floating-point %s" % (what, type(value).__name__,
+                                                                         b.array_type.__name__))
+                if tuple(value.shape) != shape(buf, "python_shape"):
+                    raise ValueError("%s has shape %s, expected %s" % (what, tuple(value.shape),
+                                                                       shape(buf, "python_shape")))
+                payload += b.to_bytes(b.to_float64(value))
+            else:
+                payload += self._check_out(what, value, code, shape(buf))
+        return OK, written, "", payload
 
     @staticmethod
     def _elem(code):

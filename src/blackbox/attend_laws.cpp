@@ -420,7 +420,7 @@ law_result law_causal_prefix(const check_run& cx) {
                 std::vector<double> a, b, la_, lb;
                 read_back<T>(ps[i], ls[i], L.results()[2 * i], a, la_);
                 read_back<T>(cs[i], ls[i], L.results()[2 * i + 1], b, lb);
-                const long e = law::first_difference(ps[i], cuts[i], a, b);
+                const long e = law::first_difference(ps[i], cuts[i], conv, a, b);
                 if (e < 0) {
                   L.within(ks[i], hp(0), hp(0), "every shielded row bit for bit", desc);
                   return true;

@@ -58,6 +58,7 @@ json operations_json() {
     row.set("name", json::string(o.name));
     row.set("request", json::integer(std::int64_t(k) + 2));
     row.set("bit", json::integer(std::int64_t(k)));
+    row.set("protocol", json::integer(o.protocol));
     json fields = json::array();
     for (const field& f : o.fields) {
       json j = json::object();
@@ -86,6 +87,13 @@ json operations_json() {
       j.set("shape", std::move(shape));
       if (b.python_class) j.set("class", json::string(b.python_class));
       if (b.positions) j.set("positions", json::boolean(true));
+      if (b.strides) j.set("strides", json::string(b.strides));
+      if (b.member) j.set("member", json::string(b.member));
+      if (!b.python_shape.empty()) {
+        json ps = json::array();
+        for (const char* d : b.python_shape) ps.push(json::string(d));
+        j.set("python_shape", std::move(ps));
+      }
       bufs.push(std::move(j));
     }
     row.set("buffers", std::move(bufs));

@@ -88,6 +88,18 @@ struct buffer {
   /// Positions (f64): a Python kernel may ask for them as int64 when they
   /// are whole numbers (docs/python.md).
   bool positions = false;
+  /// A strided tensor: the field (a configuration member of count
+  /// shape.size() - 1) holding the strides, in elements, of its outer
+  /// dimensions; the last is contiguous. An input travels on the pipe as the
+  /// span those strides reach (`elements`), an output comes back dense.
+  const char* strides = nullptr;
+  /// For the Python server: the buffer is a member of this configuration
+  /// object (attend's q_start, k_len, sink and alibi of its problem), None
+  /// when it has no element; an output member is a bool, whether it is asked for.
+  const char* member = nullptr;
+  /// For the Python server: the shape the kernel returns this output in,
+  /// when it differs (attend's lse: [batch, h_q, n_q] for n_lse entries).
+  std::vector<const char*> python_shape{};
 };
 
 /// The guarded buffers of a call, as its C function receives them.
@@ -132,10 +144,12 @@ struct operation {
   /// The sandbox flags a non-finite output as a finding (false: the laws
   /// judge every entry themselves, a declared NaN convention included).
   bool checks_finite = true;
-  /// The pipe protocol (versions 1 and 2) carries it (docs/protocol.md).
-  bool piped = true;
+  /// The pipe protocol version that carries it (docs/protocol.md): a server
+  /// of an earlier version is never sent it (its `provides` bit is ignored).
+  std::uint32_t protocol = 1;
 
-  /// The index of the (first) buffer written (role out or inout).
+  /// The index of the (first) buffer written (role out or inout); the
+  /// outputs are the buffers from there on.
   std::size_t output() const;
   /// The bytes a request header takes on the pipe in protocol version
   /// `protocol` (its fields of that version and earlier), the type and dtype

@@ -38,6 +38,11 @@ inline constexpr std::uint32_t kRopeVersion7Capabilities = PV_ROPE_ROTARY_OFFSET
 inline constexpr std::uint32_t kEveryRopeDeclaration =
     kEveryRopeCapability | PV_ROPE_LENGTH_FROM_POSITIONS | kRopeVersion7Capabilities;
 
+/// Every pv_attend_capability bit (what a server may declare in attend_caps).
+inline constexpr std::uint32_t kEveryAttendCapability = PV_ATTEND_CAUSAL | PV_ATTEND_WINDOW | PV_ATTEND_PADDING |
+                                                        PV_ATTEND_GQA | PV_ATTEND_SOFTCAP | PV_ATTEND_SINKS |
+                                                        PV_ATTEND_ALIBI | PV_ATTEND_LSE;
+
 /// The configuration of a rope() call (its first buffer; zero past a short one).
 inline pv_rope_config rope_config_of(const call& c) {
   pv_rope_config r{};
@@ -250,42 +255,49 @@ inline const std::vector<operation>& operations() {
       {
           // version 4: attention over a problem description (pv_attention_problem):
           // batch x heads with strides, GQA, causal/window masks, padding,
-          // scale, softcap, sinks, ALiBi, LSE. Not carried by the pipe protocol (versions 1 and 2).
+          // scale, softcap, sinks, ALiBi, LSE. Carried by the pipe from protocol version 4.
           .name = "attend",
           .since = 4,
-          .fields = {{.name = "n_sink"},
-                     {.name = "n_alibi"},
-                     {.name = "n_lse"},
-#define PV_ATTEND_FIELD(m, w) {.name = #m, .type = wire::w, .config = 0, .offset = offsetof(pv_attention_problem, m)}
-                     PV_ATTEND_FIELD(batch, i64), PV_ATTEND_FIELD(h_q, i64), PV_ATTEND_FIELD(h_kv, i64),
-                     PV_ATTEND_FIELD(n_q, i64), PV_ATTEND_FIELD(n_k, i64), PV_ATTEND_FIELD(d, i64),
-                     PV_ATTEND_FIELD(d_v, i64),
-                     {.name = "q_stride", .config = 0, .offset = offsetof(pv_attention_problem, q_stride), .count = 3},
-                     {.name = "k_stride", .config = 0, .offset = offsetof(pv_attention_problem, k_stride), .count = 3},
-                     {.name = "v_stride", .config = 0, .offset = offsetof(pv_attention_problem, v_stride), .count = 3},
-                     {.name = "out_stride", .config = 0, .offset = offsetof(pv_attention_problem, out_stride), .count = 3},
-                     PV_ATTEND_FIELD(causal, i32), PV_ATTEND_FIELD(window_left, i64),
-                     PV_ATTEND_FIELD(window_right, i64), PV_ATTEND_FIELD(scale, f64), PV_ATTEND_FIELD(softcap, f64)},
+          .fields = {{.name = "n_sink", .lo = 0, .protocol = 4},
+                     {.name = "n_alibi", .lo = 0, .protocol = 4},
+                     {.name = "n_lse", .lo = 0, .protocol = 4},
+#define PV_ATTEND_FIELD(m, w, ...) \
+  {.name = #m, .type = wire::w, .config = 0, .offset = offsetof(pv_attention_problem, m), __VA_ARGS__ .protocol = 4}
+                     PV_ATTEND_FIELD(batch, i64, .lo = 0, ), PV_ATTEND_FIELD(h_q, i64, .lo = 0, ),
+                     PV_ATTEND_FIELD(h_kv, i64, .lo = 0, ), PV_ATTEND_FIELD(n_q, i64, .lo = 0, ),
+                     PV_ATTEND_FIELD(n_k, i64, .lo = 0, ), PV_ATTEND_FIELD(d, i64, .lo = 0, ),
+                     PV_ATTEND_FIELD(d_v, i64, .lo = 0, ), PV_ATTEND_FIELD(q_stride, i64, .count = 3, ),
+                     PV_ATTEND_FIELD(k_stride, i64, .count = 3, ), PV_ATTEND_FIELD(v_stride, i64, .count = 3, ),
+                     PV_ATTEND_FIELD(out_stride, i64, .count = 3, ),
+                     {.name = "causal", .type = wire::i32, .config = 0, .offset = offsetof(pv_attention_problem, causal),
+                      .lo = 0, .hi = 1, .protocol = 4, .boolean = true},
+                     PV_ATTEND_FIELD(window_left, i64, ), PV_ATTEND_FIELD(window_right, i64, ),
+                     PV_ATTEND_FIELD(scale, f64, ), PV_ATTEND_FIELD(softcap, f64, )},
 #undef PV_ATTEND_FIELD
           .buffers = {{.name = "problem", .type = elem::config, .bytes = sizeof(pv_attention_problem),
                        .python_class = "AttentionProblem"},
                       {.name = "q", .shape = {"batch", "n_q", "h_q", "d"},
                        .elements = attend_row::strided_elements<&attend_row::problem_t::q_stride, &attend_row::problem_t::n_q,
-                                                                 &attend_row::problem_t::h_q, &attend_row::problem_t::d>},
+                                                                 &attend_row::problem_t::h_q, &attend_row::problem_t::d>,
+                       .strides = "q_stride"},
                       {.name = "k", .shape = {"batch", "n_k", "h_kv", "d"},
                        .elements = attend_row::strided_elements<&attend_row::problem_t::k_stride, &attend_row::problem_t::n_k,
-                                                                 &attend_row::problem_t::h_kv, &attend_row::problem_t::d>},
+                                                                 &attend_row::problem_t::h_kv, &attend_row::problem_t::d>,
+                       .strides = "k_stride"},
                       {.name = "v", .shape = {"batch", "n_k", "h_kv", "d_v"},
                        .elements = attend_row::strided_elements<&attend_row::problem_t::v_stride, &attend_row::problem_t::n_k,
-                                                                 &attend_row::problem_t::h_kv, &attend_row::problem_t::d_v>},
-                      {.name = "q_start", .type = elem::i64, .shape = {"batch"}},
-                      {.name = "k_len", .type = elem::i64, .shape = {"batch"}},
-                      {.name = "sink", .type = elem::f64, .shape = {"n_sink"}},
-                      {.name = "alibi", .type = elem::f64, .shape = {"n_alibi"}},
+                                                                 &attend_row::problem_t::h_kv, &attend_row::problem_t::d_v>,
+                       .strides = "v_stride"},
+                      {.name = "q_start", .type = elem::i64, .shape = {"batch"}, .member = "problem"},
+                      {.name = "k_len", .type = elem::i64, .shape = {"batch"}, .member = "problem"},
+                      {.name = "sink", .type = elem::f64, .shape = {"n_sink"}, .member = "problem"},
+                      {.name = "alibi", .type = elem::f64, .shape = {"n_alibi"}, .member = "problem"},
                       {.name = "out", .use = role::out, .shape = {"batch", "n_q", "h_q", "d_v"},
                        .elements = attend_row::strided_elements<&attend_row::problem_t::out_stride, &attend_row::problem_t::n_q,
-                                                                 &attend_row::problem_t::h_q, &attend_row::problem_t::d_v>},
-                      {.name = "lse", .type = elem::f64, .use = role::out, .shape = {"n_lse"}}},
+                                                                 &attend_row::problem_t::h_q, &attend_row::problem_t::d_v>,
+                       .strides = "out_stride"},
+                      {.name = "lse", .type = elem::f64, .use = role::out, .shape = {"n_lse"}, .member = "problem",
+                       .python_shape = {"batch", "h_q", "n_q"}}},
           .python = {"q", "k", "v", "problem"},
           .provided = [](const pv_impl& f) { return f.attend != nullptr; },
           .invoke = [](const pv_impl& f, const invocation& a) {
@@ -305,7 +317,7 @@ inline const std::vector<operation>& operations() {
             return f.attend_caps | (f.attend_empty_rows ? attend_row::kEmptyRows : 0u);
           },
           .checks_finite = false,
-          .piped = false,
+          .protocol = 4,
       },
   };
   return rows;

@@ -1,5 +1,6 @@
 #include "sandbox/process_adapter.h"
 
+#include "sandbox/half_formats.h"
 #include "sandbox/operations.h"
 
 #include "core/input.h"
@@ -354,6 +355,19 @@ std::string read_hello(const std::string& p, hello_answer& h) {
   } else {
     h.rope_caps = PV_ROPE_PARTIAL;  // version 1 carries no other configuration of ABI version 3
   }
+  // version 4 adds u32 attend_caps and u32 attend_empty_rows
+  if (h.version >= 4) {
+    const std::size_t at = 13 + nl + al + caps;
+    if (p.size() < at + 8)
+      return "its HELLO answer (protocol version " + std::to_string(h.version) + ") is malformed: " +
+             std::to_string(p.size()) + " bytes, too few for attend_caps and attend_empty_rows";
+    std::memcpy(&h.attend_caps, p.data() + at, 4);
+    std::memcpy(&h.attend_empty_rows, p.data() + at + 4, 4);
+    h.attend_caps &= kEveryAttendCapability;
+    if (h.attend_empty_rows > PV_EMPTY_MEAN)
+      return "its HELLO answer declares attend_empty_rows " + std::to_string(h.attend_empty_rows) +
+             " (0 undeclared, 1 zeros, 2 NaN, 3 the mean of V: docs/protocol.md)";
+  }
   return "";
 }
 
@@ -402,13 +416,18 @@ impl_info probe_process(const std::string& spec, const runner_options& o) {
   // the protocol carries each call's dtype and a kernel declines what it does
   // not take (NotImplementedError): every dtype is offered
   info.dtypes = kEveryDtype;
-  // the operations the protocol carries (attend does not yet)
+  // the operations the negotiated protocol carries (attend from version 4)
   std::uint32_t piped = 0;
-  for (std::size_t k = 0; k < operations().size(); ++k) piped |= std::uint32_t(operations()[k].piped) << k;
+  for (std::size_t k = 0; k < operations().size(); ++k)
+    if (operations()[k].protocol && operations()[k].protocol <= s.hello.version) piped |= 1u << k;
   info.provides = s.hello.provides & piped;
   // of the configurations of ABI version 3: those the server declares in
   // protocol 2, partial rotary only in protocol 1 (read_hello)
   if (info.has(op::rope)) info.rope_caps = s.hello.rope_caps;
+  if (info.has(op::attend)) {
+    info.attend_caps = s.hello.attend_caps;
+    info.attend_empty_rows = s.hello.attend_empty_rows;
+  }
   for (const char* acc : {"", "float32", "float16", "bfloat16", "float16-pv-accumulation", "float16-accumulation"})
     if (info.accuracy == acc) return info;
   throw load_error("cannot use '" + shown + "': it declares accuracy class '" + text::visible(info.accuracy) +
@@ -453,8 +472,11 @@ std::uint32_t server_in_child() {
 }
 
 std::uint32_t server_declares(const operation& o) {
-  if (g_to < 0 || &o != &operation_of(op::rope)) return ~0u;
-  return g_server.hello.rope_caps;
+  if (g_to < 0) return ~0u;
+  const hello_answer& h = g_server.hello;
+  if (&o == &operation_of(op::rope)) return h.rope_caps;
+  if (&o == &operation_of(op::attend)) return h.attend_caps | (h.attend_empty_rows ? attend_row::kEmptyRows : 0u);
+  return ~0u;
 }
 
 std::string request_body(const operation& o, const invocation& a, std::uint32_t protocol) {
@@ -501,12 +523,45 @@ bool travels(const operation& o, const call& c, std::uint32_t protocol) {
   return true;
 }
 
+namespace {
+
+/// The bytes of output buffer b of call c on the wire: dense, the product of
+/// its dimensions (a strided output comes back without the gaps).
+std::size_t dense_bytes(const buffer& b, const call& c) {
+  std::size_t n = b.type == elem::f64 || b.type == elem::i64 ? 8 : elem_size(c.t);
+  for (const char* d : b.shape) n *= std::size_t(std::max<std::int64_t>(c.dim(d), 0));
+  return n;
+}
+
+/// Copies a dense output (row-major over b's shape) into the strided buffer
+/// `to` of call c, whose outer strides are field b.strides (operation.h);
+/// the gaps between strides keep what they held.
+void scatter(const operation& o, const buffer& b, const invocation& a, const char* from) {
+  const call& c = *a.c;
+  const field* f = nullptr;
+  for (const field& x : o.fields)
+    if (std::strcmp(x.name, b.strides) == 0) f = &x;
+  std::int64_t stride[3] = {};
+  std::memcpy(stride, static_cast<const unsigned char*>(a.buf[std::size_t(f->config)]) + f->offset, sizeof stride);
+  const std::size_t es = elem_size(c.t);
+  const std::int64_t n0 = c.dim(b.shape[0]), n1 = c.dim(b.shape[1]), n2 = c.dim(b.shape[2]), last = c.dim(b.shape[3]);
+  auto* to = static_cast<char*>(a.buf[std::size_t(&b - o.buffers.data())]);
+  for (std::int64_t i = 0; i < n0; ++i)
+    for (std::int64_t j = 0; j < n1; ++j)
+      for (std::int64_t k = 0; k < n2; ++k) {
+        std::memcpy(to + std::size_t(i * stride[0] + j * stride[1] + k * stride[2]) * es, from, std::size_t(last) * es);
+        from += std::size_t(last) * es;
+      }
+}
+
+}  // namespace
+
 int server_invoke(const operation& o, const invocation& a) {
   const call& c = *a.c;
   const std::uint32_t version = g_server.hello.version;
   // e.g. scaled RoPE speeds in version 1: the server would be told another
   // configuration (its rope_caps already keep such calls back: a safety net)
-  if (!travels(o, c, version)) {
+  if (!travels(o, c, version) || o.protocol > version) {
     const std::string why = std::string("posverify: this ") + o.name +
                             " configuration has members that protocol version " + std::to_string(version) +
                             " does not carry (docs/protocol.md)\n";
@@ -515,15 +570,25 @@ int server_invoke(const operation& o, const invocation& a) {
   }
   writer w;
   w.b = request_body(o, a, version);
-  const std::size_t out = o.output(), ob = c.out_bytes();
+  // the outputs, dense, one after the other (docs/protocol.md, "Answers")
+  std::size_t ob = 0;
+  for (std::size_t b = o.output(); b < o.buffers.size(); ++b) ob += dense_bytes(o.buffers[b], c);
   answer ans = forward(w, ob);
-  if (ans.status == kOk) std::memcpy(a.buf[out], ans.payload.data(), ob);
+  if (ans.status == kOk) {
+    const char* from = ans.payload.data();
+    for (std::size_t b = o.output(); b < o.buffers.size(); ++b) {
+      const buffer& out = o.buffers[b];
+      if (out.strides) scatter(o, out, a, from);
+      else if (dense_bytes(out, c)) std::memcpy(a.buf[b], from, dense_bytes(out, c));
+      from += dense_bytes(out, c);
+    }
+  }
   // a server that reports writing into its j-th input: the same change in
   // the guarded input, where the sandbox's comparison finds it
   int j = 0;
   for (std::size_t b = 0; b < o.buffers.size(); ++b)
     if (o.buffers[b].use == role::in && o.buffers[b].type != elem::config) {
-      if (ans.written & (1u << j)) *static_cast<unsigned char*>(a.buf[b]) ^= 0x01;
+      if ((ans.written & (1u << j)) && c.input(b).size()) *static_cast<unsigned char*>(a.buf[b]) ^= 0x01;
       ++j;
     }
   return status_rc(ans);

@@ -29,7 +29,7 @@ namespace pv::sandbox {
 /// The versions of the pipe protocol (docs/protocol.md) this side speaks:
 /// HELLO offers the highest, the server answers the version it speaks, and
 /// any of these is used with its own layouts (python/posverify: PROTOCOL_VERSION).
-constexpr std::uint32_t kProtocolVersion = 3;
+constexpr std::uint32_t kProtocolVersion = 4;
 constexpr std::uint32_t kOldestProtocolVersion = 1;
 
 /// A server's answer to HELLO (its payload, docs/protocol.md).
@@ -40,6 +40,9 @@ struct hello_answer {
   /// The PV_ROPE_* configurations it is sent: as declared (version 2), or
   /// partial rotary only (version 1, which carries nothing else).
   std::uint32_t rope_caps = 0;
+  /// Version 4: the pv_attend_capability bits attend() is sent, and its
+  /// empty-row convention (a pv_empty_rows: 0 undeclared, no empty row is sent).
+  std::uint32_t attend_caps = 0, attend_empty_rows = 0;
 };
 /// Reads a HELLO answer's payload into h; "" or what is wrong with it (a
 /// version other than kOldestProtocolVersion .. kProtocolVersion, naming both).
@@ -93,9 +96,10 @@ std::uint32_t server_in_child();
 /// A server that ends or answers garbage ends this child (a crash finding).
 int server_invoke(const operation& o, const invocation& a);
 /// Child: the capabilities (operation.h, `declares`) the server is sent for
-/// row o: for RoPE the configurations of its HELLO (hello_answer::rope_caps);
-/// every bit for the rows without any, or when it is not running (each call
-/// then fails with the reason).
+/// row o: for RoPE the configurations of its HELLO (hello_answer::rope_caps),
+/// for attend its attend_caps and, when it declares an empty-row convention,
+/// the bit of calls with an empty row; every bit for the rows without any,
+/// or when it is not running (each call then fails with the reason).
 std::uint32_t server_declares(const operation& o);
 /// Whether call c can be sent in protocol version `protocol`: every member of
 /// its configuration buffers that is not one of the row's fields of that

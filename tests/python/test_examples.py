@@ -200,6 +200,103 @@ def test_numpy_rope():
     assert ok_line("rope.reference[user-adjacent-64-theta10000/float64]") in out
 
 
+# --- attend through the pipe (protocol version 4) -----------------------------
+
+ATTEND_LAWS = ("reference", "support", "gqa_repeat", "causal_prefix", "decode_rows", "padding")
+
+
+def attend_ok(out):
+    for law in ATTEND_LAWS:
+        for dt in ("float32", "float64"):
+            assert ok_line("attend.%s[%s]" % (law, dt)) in out, (law, dt)
+
+
+@pytest.mark.parametrize("cls", ["EagerAttention", "EagerFinfoMin"])
+def test_eager_attention(cls):
+    """Hand-written eager attention with GQA, a mask from cache positions,
+    windows, padding, softcap, sinks, ALiBi and the log-sum-exp passes every
+    attend law; so does the finfo.min mask that declares "the mean of V" (its
+    empty rows once failed attend.causal_prefix: tests/laws/attend/laws_test.cpp)."""
+    rc, out = check("eager_attention:" + cls)
+    assert rc == 0
+    attend_ok(out)
+
+
+@pytest.mark.parametrize("cls, law, diagnosis", [
+    ("EagerTopLeftCausal", "attend.decode_rows", "causal alignment"),
+    ("EagerGqaTile", "attend.gqa_repeat", "GQA mapping"),
+    ("EagerSoftcapIgnored", "attend.reference", "softcap ignored"),
+    ("EagerWindowPlusOne", "attend.support", "window off by one"),
+])
+def test_eager_attention_siblings(cls, law, diagnosis):
+    """Each wrong sibling fails the law that states what it breaks, and the
+    finding names its class."""
+    rc, out = check("eager_attention:" + cls)
+    assert rc == 1
+    assert fail_line(law + "[float32]") in out
+    assert "diagnosis: " + diagnosis in out
+
+
+def test_sdpa_attend():
+    """The real F.scaled_dot_product_attention (the math composition on a torch
+    without it) with a mask from the queries' positions passes; is_causal=True
+    in its place aligns the mask top-left and is caught as such."""
+    rc, out = check("sdpa:SdpaAttend")
+    assert rc == 0
+    attend_ok(out)
+    rc, out = check("sdpa:SdpaIsCausal")
+    assert rc == 1
+    assert fail_line("attend.decode_rows[float32]") in out
+    assert "diagnosis: causal alignment" in out
+
+
+def check_cmd(spec, path, *extra):
+    """posverify check --impl-cmd on the Python server started by hand, as any
+    other language's server would be."""
+    cmd = [POSVERIFY, "check", "--impl-cmd", "%s -m posverify.server %s" % (sys.executable, spec),
+           "--cases", "12", "--out", os.path.join(OUT, "cmd_" + spec.replace(":", "_")), *extra]
+    env = dict(os.environ, PYTHONPATH=path + ":" + os.environ.get("PYTHONPATH", ""))
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=600, env=env)
+    sys.stdout.write(r.stdout)
+    sys.stderr.write(r.stderr)
+    return r.returncode, r.stdout
+
+
+def test_attend_impl_cmd():
+    """A causal GQA kernel with a KV cache, windows and softcap through
+    --impl-cmd: the correct one passes, its top-left sibling is caught."""
+    rc, out = check_cmd("eager_attention:EagerAttention", EXAMPLES)
+    assert rc == 0
+    attend_ok(out)
+    rc, out = check_cmd("eager_attention:EagerTopLeftCausal", EXAMPLES, "--law", "attend.support")
+    assert rc == 1
+    assert "diagnosis: causal alignment" in out
+
+
+def test_attend_protocol():
+    """The numpy backend's strided views and int64 members; a kernel that
+    omits the log-sum-exp it declares, returns it in another shape, or writes
+    its keys is a finding; a version-3 server is never sent attend; an unknown
+    capability is a load failure naming it."""
+    rc, out = check("attend_kernels:NumpyAttend", path=HERE)
+    assert rc == 0
+    attend_ok(out)
+    for cls, words in [("NoLse", "attend returned no lse, which this call asks for (problem.lse is True"),
+                       ("LseWrongShape", "attend's lse has shape"),
+                       ("WritesK", "modified input k")]:
+        rc, out = check("attend_kernels:" + cls, "--law", "attend.reference", path=HERE, cases="4")
+        assert rc == 1, cls
+        assert words in out, cls
+    rc, out = check("attend_kernels:NumpyAttend", path=HERE, cases="4", env={"POSVERIFY_SERVER_PROTOCOL": "3"})
+    assert "attend.reference" not in out
+    assert "no law could be run" in out
+    cmd = [POSVERIFY, "check", "--impl", "python:attend_kernels:UnknownAttendCap", "--python-path", HERE,
+           "--out", OUT]
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=300)
+    assert r.returncode == 2, r.stderr
+    assert "attend_caps names 'flash'" in r.stderr
+
+
 # --- the adapter's guarantees ------------------------------------------------
 
 def hostile(cls, *extra):
@@ -489,7 +586,7 @@ def test_protocol_server_negotiates_and_decodes_by_version(monkeypatch):
     assert Rope.seen[-1][0] == RopeConfig(4, 1, (4,), 10000.0, "halves")
     monkeypatch.setenv("POSVERIFY_SERVER_PROTOCOL", "1")
     assert struct.unpack_from("<I", make(Rope()).hello(2)) == (1,)
-    monkeypatch.setenv("POSVERIFY_SERVER_PROTOCOL", "4")
+    monkeypatch.setenv("POSVERIFY_SERVER_PROTOCOL", "5")
     with pytest.raises(ValueError, match="POSVERIFY_SERVER_PROTOCOL"):
         make(Rope())
     monkeypatch.setenv("POSVERIFY_SERVER_PROTOCOL", "2")

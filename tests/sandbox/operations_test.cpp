@@ -93,15 +93,25 @@ TEST(Operations, EveryRowIsWellFormed) {
 
 TEST(Operations, HeaderSizesAreThoseOfTheProtocol) {
   // docs/protocol.md: ATTENTION 34 bytes, ROPE 43 (version 1), 96
-  // (version 2) and 1128 (version 3), SINUSOID 26 (the type byte included)
-  EXPECT_EQ(kProtocolVersion, 3u);
-  for (std::uint32_t v : {1u, 2u, 3u}) {
+  // (version 2) and 1128 (version 3), SINUSOID 26, ATTEND 214 (version 4;
+  // the type byte included)
+  EXPECT_EQ(kProtocolVersion, 4u);
+  for (std::uint32_t v : {1u, 2u, 3u, 4u}) {
     EXPECT_EQ(operation_of(op::attention).header_bytes(v), 34u);
     EXPECT_EQ(operation_of(op::sinusoid).header_bytes(v), 26u);
   }
   EXPECT_EQ(operation_of(op::rope).header_bytes(1), 43u);
   EXPECT_EQ(operation_of(op::rope).header_bytes(2), 96u);
   EXPECT_EQ(operation_of(op::rope).header_bytes(3), 96u + 4 + 4 + 8 * PV_MAX_FREQ_FACTORS);
+  EXPECT_EQ(operation_of(op::rope).header_bytes(4), operation_of(op::rope).header_bytes(3));
+  EXPECT_EQ(operation_of(op::attend).header_bytes(4), 214u);
+  // every operation names the protocol version that carries it, every field of
+  // an operation is of that version or later
+  for (const operation& o : operations()) {
+    EXPECT_GE(o.protocol, kOldestProtocolVersion) << o.name;
+    EXPECT_LE(o.protocol, kProtocolVersion) << o.name;
+    for (const field& f : o.fields) EXPECT_GE(f.protocol, o.protocol) << o.name << "." << f.name;
+  }
   // every field names the version that introduced it, and no field is newer than the protocol
   for (const operation& o : operations())
     for (const field& f : o.fields) {
@@ -373,7 +383,7 @@ call attend_call(const pv_attention_problem& p, std::vector<std::int64_t> q_star
 TEST(Operations, AttendRowDescribesTheProblem) {
   const operation& o = operation_of(op::attend);
   EXPECT_EQ(o.since, 4u);
-  EXPECT_FALSE(o.piped) << "pipe protocol 1 does not carry attend";
+  EXPECT_EQ(o.protocol, 4u) << "the pipe carries attend from protocol version 4";
   EXPECT_FALSE(o.checks_finite) << "a declared NaN convention is the laws' to judge";
   auto p = dense_problem(2, 4, 2, 3, 5, 8, 6);
   const call c = attend_call(p, {2, 2}, {5, 5});
@@ -461,6 +471,53 @@ TEST(Operations, TheTableAsJsonNamesEveryRow) {
   const pv::json& attend = j.items()[3].second;
   EXPECT_EQ(attend.find("buffers")->items()[4].second.find("elem")->as_string(), "i64") << "q_start";
   EXPECT_EQ(attend.find("buffers")->items()[9].second.find("role")->as_string(), "out") << "lse";
+  EXPECT_EQ(attend.find("protocol")->as_integer(), 4);
+  EXPECT_EQ(rope.find("protocol")->as_integer(), 1);
+  const pv::json& q = attend.find("buffers")->items()[1].second;
+  EXPECT_EQ(q.find("strides")->as_string(), "q_stride");
+  EXPECT_EQ(q.find("member"), nullptr);
+  const pv::json& lse = attend.find("buffers")->items()[9].second;
+  EXPECT_EQ(lse.find("member")->as_string(), "problem") << "the Python kernel reads problem.lse";
+  EXPECT_EQ(lse.find("python_shape")->size(), 3u) << "[batch, h_q, n_q]";
+}
+
+// ATTEND (protocol version 4): the header is n_sink, n_alibi, n_lse, then the
+// members of pv_attention_problem but its pointers and `reserved`; the
+// buffers are q, k and v as the spans their strides reach (gaps included),
+// then q_start and k_len (int64), sink and alibi (float64).
+TEST(Operations, AttendRequestIsVersion4) {
+  auto p = dense_problem(2, 2, 1, 3, 4, 2, 2);
+  p.q_stride[2] = 3;  // heads 3 apart: a gap of 1 element after each head
+  p.q_stride[1] = 6;
+  p.q_stride[0] = 18;
+  p.causal = 1;
+  p.window_left = 2;
+  p.scale = 0.25;
+  p.softcap = 30;
+  const call dense = attend_call(p, {1, 0}, {4, 3}, 2, 2 * 2 * 3);
+  std::vector<std::vector<unsigned char>> in;
+  for (std::size_t b = 0; b < 8; ++b) in.push_back(dense.input(b));
+  in[1] = doubles(std::size_t(18 + 2 * 6 + 3 + 2) / 2, 0.25);  // the span of q: 35 floats, as 17.5 doubles
+  in[1].resize(35 * 4);
+  const call c(op::attend, PV_F32, {2, 0, 12}, in);
+  ASSERT_EQ(c.bytes(c.row().buffers[1]), std::size_t(35 * 4)) << "q spans (2-1) 18 + (3-1) 6 + (2-1) 3 + 2 elements";
+  std::string want;
+  put<std::uint8_t>(want, 5);
+  put<std::uint8_t>(want, PV_F32);
+  for (std::int64_t x : {2, 0, 12}) put<std::int64_t>(want, x);  // n_sink, n_alibi, n_lse
+  for (std::int64_t x : {p.batch, p.h_q, p.h_kv, p.n_q, p.n_k, p.d, p.d_v}) put<std::int64_t>(want, x);
+  for (const std::int64_t* s : {p.q_stride, p.k_stride, p.v_stride, p.out_stride})
+    for (int a = 0; a < 3; ++a) put<std::int64_t>(want, s[a]);
+  put<std::int32_t>(want, 1);
+  put<std::int64_t>(want, 2);
+  put<std::int64_t>(want, -1);
+  put<double>(want, 0.25);
+  put<double>(want, 30);
+  ASSERT_EQ(want.size(), 214u);
+  for (std::size_t b = 1; b < 8; ++b) want += raw(c.input(b));
+  EXPECT_EQ(body_of(c, 4), want);
+  EXPECT_TRUE(travels(c.row(), c, 4));
+  EXPECT_FALSE(travels(c.row(), c, 3)) << "version 3 does not carry the problem";
 }
 
 }  // namespace

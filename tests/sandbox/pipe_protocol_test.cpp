@@ -1,8 +1,9 @@
 // The negotiation of the pipe protocol (docs/protocol.md): posverify's HELLO
-// offers its highest version (2), the server answers the version it speaks,
-// versions 1 and 2 are accepted with their own layouts (version 2's answer
-// adds the RoPE configurations the server declares; version 1 gets partial
-// rotary only), any other is refused naming both.
+// offers its highest version (4), the server answers the version it speaks,
+// versions 1 to 4 are accepted with their own layouts (version 2's answer
+// adds the RoPE configurations the server declares, version 4's its attend
+// capabilities and empty-row convention; version 1 gets partial rotary
+// only), any other is refused naming both.
 #include "sandbox/operations.h"
 #include "sandbox/process_adapter.h"
 #include "sandbox/sandbox.h"
@@ -82,14 +83,39 @@ TEST(PipeProtocol, MalformedAndUnknownVersionsAreRefused) {
   const std::string e = read_hello(without_caps, h);
   EXPECT_NE(e.find("malformed"), std::string::npos) << e;
   EXPECT_NE(e.find("rope_caps"), std::string::npos) << e;
-  for (std::uint32_t v : {0u, 4u, 7u}) {
+  for (std::uint32_t v : {0u, 5u, 7u}) {
     const std::uint32_t caps = 0;
     const std::string r = read_hello(hello_payload(v, 1, "k", "", &caps), h);
-    EXPECT_NE(r.find("it speaks protocol version " + std::to_string(v) + ", posverify speaks versions 1 to 3"),
+    EXPECT_NE(r.find("it speaks protocol version " + std::to_string(v) + ", posverify speaks versions 1 to 4"),
               std::string::npos)
         << r;
   }
   EXPECT_NE(read_hello(std::string(3, '\0'), h).find("malformed"), std::string::npos);
+}
+
+TEST(PipeProtocol, Version4AnswerCarriesTheAttendCapabilitiesAndEmptyRowConvention) {
+  hello_answer h;
+  const std::uint32_t caps = PV_ROPE_PARTIAL;
+  std::string p = hello_payload(4, 0b1010, "eager", "", &caps);
+  put<std::uint32_t>(p, PV_ATTEND_CAUSAL | PV_ATTEND_GQA | 0xF00u);  // bits of no capability are dropped
+  put<std::uint32_t>(p, PV_EMPTY_MEAN);
+  ASSERT_EQ(read_hello(p, h), "");
+  EXPECT_EQ(h.version, 4u);
+  EXPECT_EQ(h.provides, 0b1010);
+  EXPECT_EQ(h.attend_caps, std::uint32_t(PV_ATTEND_CAUSAL | PV_ATTEND_GQA));
+  EXPECT_EQ(h.attend_empty_rows, std::uint32_t(PV_EMPTY_MEAN));
+  // a version-3 answer declares nothing for attend (it is never sent one)
+  ASSERT_EQ(read_hello(hello_payload(3, 0b1010, "v3", "", &caps), h), "");
+  EXPECT_EQ(h.attend_caps, 0u);
+  EXPECT_EQ(h.attend_empty_rows, 0u);
+  // too short, or a convention that does not exist: refused, naming it
+  std::string e = read_hello(hello_payload(4, 0b1010, "short", "", &caps), h);
+  EXPECT_NE(e.find("too few for attend_caps and attend_empty_rows"), std::string::npos) << e;
+  p = hello_payload(4, 0b1010, "odd", "", &caps);
+  put<std::uint32_t>(p, 0);
+  put<std::uint32_t>(p, 7);
+  e = read_hello(p, h);
+  EXPECT_NE(e.find("attend_empty_rows 7"), std::string::npos) << e;
 }
 
 /// A temporary directory with a server script that records posverify's HELLO
@@ -117,18 +143,19 @@ struct scripted_server {
   ~scripted_server() { std::system(("rm -rf " + dir).c_str()); }
 };
 
-TEST(PipeProtocol, HelloOffersVersion3AndTheAnswerSetsWhatTheServerIsSent) {
+TEST(PipeProtocol, HelloOffersVersion4AndTheAnswerSetsWhatTheServerIsSent) {
   runner_options o;
   std::string want_hello;
   put<std::uint32_t>(want_hello, 5);
   put<std::uint8_t>(want_hello, 1);  // HELLO
-  put<std::uint32_t>(want_hello, 3);
+  put<std::uint32_t>(want_hello, 4);
   const std::uint32_t scaled = PV_ROPE_SCALED;
   {
-    scripted_server s(hello_payload(2, 0b010, "v2", "", &scaled));
+    scripted_server s(hello_payload(2, 0b1010, "v2", "", &scaled));
     const impl_info info = probe_process(s.spec(), o);
     EXPECT_EQ(s.hello_request(), want_hello) << "posverify offers the highest version it speaks";
     EXPECT_TRUE(info.has(op::rope));
+    EXPECT_FALSE(info.has(op::attend)) << "a version-2 server is never sent attend, whatever it says";
     EXPECT_EQ(info.name, "v2");
     EXPECT_EQ(info.rope_caps, scaled) << "what the server declares, nothing else";
   }
@@ -139,12 +166,22 @@ TEST(PipeProtocol, HelloOffersVersion3AndTheAnswerSetsWhatTheServerIsSent) {
     EXPECT_EQ(info.rope_caps, std::uint32_t(PV_ROPE_PARTIAL)) << "a version-1 server as before";
   }
   {
-    scripted_server s(hello_payload(4, 0b010, "v4", "", &scaled));
+    std::string p = hello_payload(4, 0b1010, "v4", "", &scaled);
+    put<std::uint32_t>(p, PV_ATTEND_CAUSAL | PV_ATTEND_WINDOW);
+    put<std::uint32_t>(p, PV_EMPTY_ZEROS);
+    scripted_server s(p);
+    const impl_info info = probe_process(s.spec(), o);
+    EXPECT_TRUE(info.has(op::attend));
+    EXPECT_EQ(info.attend_caps, std::uint32_t(PV_ATTEND_CAUSAL | PV_ATTEND_WINDOW));
+    EXPECT_EQ(info.attend_empty_rows, std::uint32_t(PV_EMPTY_ZEROS));
+  }
+  {
+    scripted_server s(hello_payload(5, 0b010, "v5", "", &scaled));
     try {
       probe_process(s.spec(), o);
-      ADD_FAILURE() << "a version-4 answer was accepted";
+      ADD_FAILURE() << "a version-5 answer was accepted";
     } catch (const load_error& e) {
-      EXPECT_NE(std::string(e.what()).find("it speaks protocol version 4, posverify speaks versions 1 to 3"),
+      EXPECT_NE(std::string(e.what()).find("it speaks protocol version 5, posverify speaks versions 1 to 4"),
                 std::string::npos)
           << e.what();
     }

@@ -5,6 +5,9 @@
 // the same operations on the same visible inputs (the causal prefix law of
 // autoregressive decoding: row i depends on keys 0..i only).
 //
+// An empty row is left out when the kernel declares its convention to be the
+// mean of V: that value depends, by declaration, on every valid value.
+//
 // Exactness class: bitwise. A kernel whose output moves at all when only
 // invisible keys change reads them (a leak through an additive mask, a max
 // over masked scores that rounds differently, NaN in masked K/V passing
@@ -32,8 +35,11 @@ inline std::string tolerance_rule() {
          "calls (the changed keys have weight exactly 0)";
 }
 
-/// Whether row (b, i) sees no key at or after `cut` (the rows the law compares).
-inline bool shielded(const attend::problem& P, long b, long i, long cut) {
+/// Whether row (b, i) sees no key at or after `cut` (the rows the law
+/// compares; not an empty row under the convention "the mean of V", whose
+/// value is declared to depend on every valid value).
+inline bool shielded(const attend::problem& P, long b, long i, long cut, attend::empty_rows conv) {
+  if (conv == attend::empty_rows::mean && attend::empty_row(P, b, i)) return false;
   for (long j = cut; j < P.n_k; ++j)
     if (attend::visible(P, b, i, j)) return false;
   return true;
@@ -53,11 +59,11 @@ attend::problem changed_after(const attend::problem& P, long cut, Fill&& fill) {
 }
 
 /// The first entry (dense index) of a shielded row whose bits differ, or -1.
-inline long first_difference(const attend::problem& P, long cut, const std::vector<double>& a,
-                             const std::vector<double>& b2) {
+inline long first_difference(const attend::problem& P, long cut, attend::empty_rows conv,
+                             const std::vector<double>& a, const std::vector<double>& b2) {
   for (long b = 0; b < P.batch; ++b)
     for (long i = 0; i < P.n_q; ++i) {
-      if (!shielded(P, b, i, cut)) continue;
+      if (!shielded(P, b, i, cut, conv)) continue;
       for (long h = 0; h < P.h_q; ++h)
         for (long c = 0; c < P.d_v; ++c) {
           const std::size_t e = P.oi(b, i, h, c);

@@ -87,19 +87,41 @@ TEST(AttendLaws, CausalPrefixComparesTheShieldedRowsBitForBit) {
   problem P = drawn(1, 1, 1, 4, 4, 2, 2);
   P.causal = true;  // top-left: row i sees keys 0..i
   const long cut = 2;
-  EXPECT_TRUE(attend_causal_prefix::shielded(P, 0, 1, cut));
-  EXPECT_FALSE(attend_causal_prefix::shielded(P, 0, 2, cut));
+  EXPECT_TRUE(attend_causal_prefix::shielded(P, 0, 1, cut, empty_rows::zeros));
+  EXPECT_FALSE(attend_causal_prefix::shielded(P, 0, 2, cut, empty_rows::zeros));
   const problem C = attend_causal_prefix::changed_after(P, cut, [](std::size_t i) { return 100.0 + double(i); });
   EXPECT_EQ(C.k[C.ki(0, 1, 0, 0)], P.k[P.ki(0, 1, 0, 0)]);
   EXPECT_NE(C.k[C.ki(0, 2, 0, 0)], P.k[P.ki(0, 2, 0, 0)]);
   const auto a = doubles(attend::reference(P, empty_rows::zeros).out);
-  EXPECT_EQ(attend_causal_prefix::first_difference(P, cut, a, doubles(attend::reference(C, empty_rows::zeros).out)), -1);
+  EXPECT_EQ(attend_causal_prefix::first_difference(P, cut, empty_rows::zeros, a,
+                                                   doubles(attend::reference(C, empty_rows::zeros).out)),
+            -1);
   // a kernel without the mask: row 1 moves
   problem open = P, open_c = C;
   open.causal = open_c.causal = false;
-  EXPECT_GE(attend_causal_prefix::first_difference(P, cut, doubles(attend::reference(open, empty_rows::zeros).out),
+  EXPECT_GE(attend_causal_prefix::first_difference(P, cut, empty_rows::zeros,
+                                                   doubles(attend::reference(open, empty_rows::zeros).out),
                                                    doubles(attend::reference(open_c, empty_rows::zeros).out)),
             0);
+}
+
+// Found by the Python example EagerFinfoMin (examples/python/eager_attention.py),
+// which declares "the mean of V": an empty row's declared value depends on
+// every valid value, the changed ones included, and the law compared it.
+TEST(AttendLaws, CausalPrefixLeavesOutEmptyRowsWhoseConventionIsTheMeanOfV) {
+  problem P = drawn(1, 1, 1, 3, 4, 2, 2);
+  P.causal = true;
+  P.q_start = {-1};  // row 0 at position -1 sees no key: empty
+  const long cut = 2;
+  ASSERT_TRUE(attend::empty_row(P, 0, 0));
+  EXPECT_TRUE(attend_causal_prefix::shielded(P, 0, 0, cut, empty_rows::zeros));
+  EXPECT_FALSE(attend_causal_prefix::shielded(P, 0, 0, cut, empty_rows::mean));
+  EXPECT_TRUE(attend_causal_prefix::shielded(P, 0, 1, cut, empty_rows::mean)) << "row 1 sees keys 0..0";
+  const problem C = attend_causal_prefix::changed_after(P, cut, [](std::size_t i) { return 100.0 + double(i); });
+  const auto a = doubles(attend::reference(P, empty_rows::mean).out), c = doubles(attend::reference(C, empty_rows::mean).out);
+  EXPECT_EQ(attend_causal_prefix::first_difference(P, cut, empty_rows::mean, a, c), -1);
+  // compared, the empty row differs: the mean took in the changed values
+  EXPECT_EQ(attend_causal_prefix::first_difference(P, cut, empty_rows::zeros, a, c), long(P.oi(0, 0, 0, 0)));
 }
 
 TEST(AttendLaws, DecodeRowsAreTheLastRowsOfTheSquareCall) {

@@ -1,0 +1,49 @@
+/* Shared by the attend() members of the panel (attend_*.c): where a row of a
+ * strided tensor starts, the logit of one visible key as framework code
+ * computes it (q.k, times the scale, the softcap, the ALiBi bias), and the
+ * plugin around a kernel instantiated in float and double. Each member keeps
+ * its own mask and softmax: those are what differ between libraries. */
+#ifndef PV_PANEL_ATTEND_PANEL_H
+#define PV_PANEL_ATTEND_PANEL_H
+
+#include "posverify/impl.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* Row (b, token t, head h) of tensor x, whose strides are member S of p. */
+#define PV_PANEL_ROW(p, x, S, b, t, h) ((x) + (b) * (p)->S[0] + (t) * (p)->S[1] + (h) * (p)->S[2])
+
+/* The logit of key j for query i of item b, head h: scale q.k, then
+ * c tanh(x / c), then + alibi[h] (j - p); in T, assigned to `out`. */
+#define PV_PANEL_LOGIT(T, TANH, p, qi, kj, scale, b, i, h, j, out)                  \
+  do {                                                                              \
+    T dot_ = 0;                                                                     \
+    for (int64_t l_ = 0; l_ < (p)->d; ++l_) dot_ += (qi)[l_] * (kj)[l_];            \
+    T x_ = dot_ * (scale);                                                          \
+    if ((p)->softcap > 0) x_ = (T)(p)->softcap * TANH(x_ / (T)(p)->softcap);        \
+    if ((p)->alibi) x_ += (T)(p)->alibi[h] * (T)((j) - ((p)->q_start[b] + (i)));    \
+    (out) = x_;                                                                     \
+  } while (0)
+
+/* The plugin: attend() dispatching to F32 and F64 (each
+ * int (const pv_attention_problem *, const T *q, k, v, T *out, double *lse)),
+ * declining the 16-bit dtypes, with its name, capabilities and empty-row
+ * convention. */
+#define PV_PANEL_ATTEND_PLUGIN(NAME, CAPS, EMPTY, F32, F64)                                                  \
+  static int attend(pv_dtype t, const pv_attention_problem *p, const void *q, const void *k, const void *v, \
+                    void *out, double *lse) {                                                               \
+    if (t == PV_F32) return F32(p, q, k, v, out, lse);                                                      \
+    if (t == PV_F64) return F64(p, q, k, v, out, lse);                                                      \
+    return 1;                                                                                               \
+  }                                                                                                         \
+  static const pv_impl impl = {                                                                             \
+      .abi_version = 4, .name = NAME, .attend = attend, .attend_caps = (CAPS), .attend_empty_rows = (EMPTY), \
+  };                                                                                                        \
+  const pv_impl *posverify_impl(void) { return &impl; }
+
+#define PV_PANEL_EVERY_CAPABILITY                                                                  \
+  (PV_ATTEND_CAUSAL | PV_ATTEND_WINDOW | PV_ATTEND_PADDING | PV_ATTEND_GQA | PV_ATTEND_SOFTCAP | \
+   PV_ATTEND_SINKS | PV_ATTEND_ALIBI | PV_ATTEND_LSE)
+
+#endif

@@ -1,0 +1,83 @@
+"""Kernels of the attend operation that the tests serve through the pipe
+(protocol version 4, tests/python/test_examples.py): one in numpy (the
+numpy backend's strided views and int64 members), and ones that misbehave in
+the ways the server must turn into findings."""
+
+import numpy as np
+
+import posverify
+
+
+class NumpyAttend(posverify.Kernel):
+    """Every capability, zeros for an empty row, one head at a time in float64."""
+
+    name = "numpy-attend"
+    backend = "numpy"
+    attend_caps = tuple(posverify.ATTEND_CAPS)
+    attend_empty_rows = "zeros"
+
+    def attend(self, q, k, v, p):
+        assert isinstance(p.q_start, np.ndarray) and p.q_start.dtype == np.int64, p.q_start
+        assert q.shape == (p.batch, p.n_q, p.h_q, p.d) and k.shape == (p.batch, p.n_k, p.h_kv, p.d)
+        out = np.zeros((p.batch, p.n_q, p.h_q, p.d_v))
+        lse = np.full((p.batch, p.h_q, p.n_q), -np.inf)
+        for b in range(p.batch):
+            n = int(p.k_len[b])
+            pos = p.q_start[b] + np.arange(p.n_q)[:, None]
+            j = np.arange(n)[None, :]
+            keep = np.ones((p.n_q, n), dtype=bool)
+            if p.causal:
+                keep &= j <= pos
+            if p.window_left >= 0:
+                keep &= j >= pos - p.window_left
+            if p.window_right >= 0:
+                keep &= j <= pos + p.window_right
+            for h in range(p.h_q):
+                g = h * p.h_kv // p.h_q
+                s = q[b, :, h, :].astype(np.float64) @ k[b, :n, g, :].astype(np.float64).T * p.softmax_scale
+                if p.softcap:
+                    s = p.softcap * np.tanh(s / p.softcap)
+                if p.alibi is not None:
+                    s = s + p.alibi[h] * (j - pos)
+                s = np.where(keep, s, -np.inf)
+                cols = [s] if p.sink is None else [s, np.full((p.n_q, 1), p.sink[h])]
+                full = np.concatenate(cols, axis=1)
+                m = full.max(axis=1, keepdims=True) if full.shape[1] else np.zeros((p.n_q, 1))
+                m = np.where(np.isfinite(m), m, 0.0)
+                e = np.exp(full - m)
+                z = e.sum(axis=1, keepdims=True)
+                w = (e / np.where(z > 0, z, 1.0))[:, :n]
+                out[b, :, h, :] = w @ v[b, :n, g, :].astype(np.float64)
+                with np.errstate(divide="ignore"):
+                    lse[b, h, :] = (np.log(z) + m)[:, 0]
+        out = out.astype(q.dtype)
+        return (out, lse) if p.lse else out
+
+
+class NoLse(NumpyAttend):
+    """Declares the log-sum-exp and never returns it."""
+
+    def attend(self, q, k, v, p):
+        r = super().attend(q, k, v, p)
+        return r[0] if p.lse else r
+
+
+class WritesK(NumpyAttend):
+    """Overwrites a key in place (an input it must not write)."""
+
+    def attend(self, q, k, v, p):
+        r = super().attend(q, k, v, p)
+        k[0, 0, 0, 0] = 12345.0
+        return r
+
+
+class LseWrongShape(NumpyAttend):
+    """Returns the log-sum-exp as [batch, n_q, h_q]."""
+
+    def attend(self, q, k, v, p):
+        r = super().attend(q, k, v, p)
+        return (r[0], r[1].transpose(0, 2, 1)) if p.lse else r
+
+
+class UnknownAttendCap(NumpyAttend):
+    attend_caps = ("causal", "flash")
