@@ -6,7 +6,7 @@
 # earlier; only the order matters). (ctest ignores a name that a build lacks.)
 set(_posverify_costs
   "CheckMutation.EveryMutantIsCaught" 160
-  "ReportSnapshot.VerdictsMatchTheCommittedReportAndRunsAreByteIdentical" 90
+  "ReportSnapshot.VerdictsMatchTheCommittedReportAndRunsAreByteIdentical" 45
   "FaultMatrix.EveryVerdictIsFlippedByAPlantedFaultAndTheReportSaysSo" 65
   "VerifyShards.MergedShardsEqualTheSingleRun" 55
   "PlantedFaults.BitwiseStudyConclusionFollowsTheBoundCheck" 45

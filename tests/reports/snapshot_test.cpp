@@ -1,6 +1,9 @@
 // The committed reports/claims.json is the report of the current branch: a
 // fresh `posverify verify` with the same seed and case count must give the
-// same verdict for every claim and property, and two runs the same bytes.
+// same verdict for every claim and property, and the same bytes but the build
+// line (the committed report is another process's run, the main job's: one
+// run here checks both, where two runs took twice the time; that separate
+// processes agree byte for byte at a few cases is VerifyShards' too).
 #include "core/json.h"
 
 #include <gtest/gtest.h>
@@ -10,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
@@ -55,6 +59,24 @@ struct temp_dir {
   }
 };
 
+/// A report without its build line (commit, versions: the one field a run
+/// of the same seed and cases may change).
+std::string without_build(const std::string& s) {
+  static const std::regex build("\"build\": \"[^\"]*\"");
+  return std::regex_replace(s, build, "\"build\": \"\"");
+}
+
+/// The first line where a and b differ, as "line N: A | B".
+std::string first_difference(const std::string& a, const std::string& b) {
+  std::istringstream x(a), y(b);
+  std::string la, lb;
+  for (int n = 1;; ++n) {
+    const bool ga = bool(std::getline(x, la)), gb = bool(std::getline(y, lb));
+    if (!ga && !gb) return "";
+    if (!ga || !gb || la != lb) return "line " + std::to_string(n) + ": " + la + " | " + lb;
+  }
+}
+
 /// Runs verify into `dir`; returns the exit code (or -1 when it did not exit).
 int run_verify(const std::string& bin, const fs::path& dir, const std::string& seed, int cases) {
   std::string cmd = "'" + bin + "' verify --out '" + dir.string() + "' --seed " + seed +
@@ -79,16 +101,12 @@ TEST(ReportSnapshot, VerdictsMatchTheCommittedReportAndRunsAreByteIdentical) {
   if (const pv::json* props = old.find("properties"); props && props->size() > 0)
     cases = static_cast<int>(props->items()[0].second.find("cases")->as_integer());
 
-  temp_dir a, b;
-  int rc_a = run_verify(bin, a.path, seed->as_string(), cases);
-  int rc_b = run_verify(bin, b.path, seed->as_string(), cases);
+  temp_dir a;
+  const int rc_a = run_verify(bin, a.path, seed->as_string(), cases);
   ASSERT_TRUE(rc_a == 0 || rc_a == 1) << "verify exited " << rc_a << ":\n" << slurp(a.path / "log.txt");
-  ASSERT_EQ(rc_a, rc_b);
 
-  const std::string json_a = slurp(a.path / "claims.json"), json_b = slurp(b.path / "claims.json");
+  const std::string json_a = slurp(a.path / "claims.json");
   ASSERT_FALSE(json_a.empty());
-  EXPECT_TRUE(json_a == json_b) << "two runs with seed " << seed->as_string()
-                                << " gave different claims.json";
 
   auto before = verdicts(old), after = verdicts(pv::json::parse(json_a));
   std::string changes;
@@ -103,6 +121,11 @@ TEST(ReportSnapshot, VerdictsMatchTheCommittedReportAndRunsAreByteIdentical) {
                                   "(regenerate it with `posverify verify --out reports` if the "
                                   "change is intended):\n"
                                << changes;
+  // and every other byte: the committed report was written by another process
+  const std::string diff = first_difference(without_build(slurp(committed)), without_build(json_a));
+  EXPECT_TRUE(diff.empty()) << "a run with seed " << seed->as_string() << " differs from the committed "
+                            << "reports/claims.json beyond its build line (regenerate it with `posverify verify "
+                            << "--out reports` if the change is intended), first at " << diff;
 }
 
 }  // namespace
