@@ -65,11 +65,20 @@ call attention_call(const matrix<T>& q, const matrix<T>& k, const matrix<T>& v) 
 /// Lossless text of a vector of positions.
 std::string positions_text(const std::vector<double>& p, std::size_t per_row);
 
+/// One rope() call rotating `rows` rows of type T, given as their bytes (moved
+/// in: a law that writes a large call's rows once), at pos (n_axes
+/// coordinates per row).
+template <class T>
+call rope_call(const pv_rope_config& cfg, std::size_t rows, std::vector<unsigned char>&& x,
+               const std::vector<double>& pos) {
+  return call(op::rope, dtype_of<T>(), {std::int64_t(rows)},
+              {sandbox::bytes_of_struct(cfg), sandbox::bytes_of(pos), std::move(x)});
+}
+
 /// One rope() call rotating the rows of x at pos (n_axes coordinates per row).
 template <class T>
 call rope_call(const pv_rope_config& cfg, const matrix<T>& x, const std::vector<double>& pos) {
-  return call(op::rope, dtype_of<T>(), {std::int64_t(x.rows)},
-              {sandbox::bytes_of_struct(cfg), sandbox::bytes_of(pos), to_bytes(x)});
+  return rope_call<T>(cfg, x.rows, to_bytes(x), pos);
 }
 
 /// Lossless description of a RoPE case: configuration, rows and positions.

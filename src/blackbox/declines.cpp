@@ -55,8 +55,8 @@ std::vector<result> send(const check_run& cx, const std::vector<call>& calls) {
   if (cx.wire == PV_F32) return run_batch(cx.lib, calls, cx.ro);  // sent as they are: no copy
   std::vector<call> sent = calls;  // the float32 law's buffers travel as 16-bit values
   for (auto& c : sent)
-    if (c.t == PV_F32) {
-      c.t = cx.wire;
+    if (const pv_dtype t = sent_dtype(cx, c); t != c.t) {
+      c.t = t;
       const auto& bufs = c.row().buffers;
       for (std::size_t k = 0; k < c.in.size(); ++k)
         if (bufs[k].type == sandbox::elem::dtype) c.in[k] = narrow(c.in[k], c.t);

@@ -523,8 +523,7 @@ law_result law_rows(const check_run& cx0, const rope_cfg& rc) {
       std::memcpy(x.data() + r * d * sizeof(T), &xs[i].a[(r % D) * d], d * sizeof(T));
       for (std::size_t a = 0; a < na; ++a) pos[r * na + a] = ps[i][(r % D) * na + a];
     }
-    Lr.add(call(op::rope, dtype_of<T>(), {std::int64_t(n)},
-                {sandbox::bytes_of_struct(rc.c), sandbox::bytes_of(pos), std::move(x)}));
+    Lr.add(rope_call<T>(rc.c, n, std::move(x), pos));
   }
   Lr.run();
   const auto L = reference_layout(rc.c);

@@ -355,13 +355,13 @@ int said(const job_error& e) {
 constexpr int panel_seeds_per_part = 5;
 
 /// The workers of --mutation and --panel: --jobs, else $POSVERIFY_JOBS, else
-/// one per core; at most one per library.
-int library_jobs(int given, std::size_t libraries) {
+/// one per core; at most one per unit (a mutant, or a part of a panel member).
+int library_jobs(int given, std::size_t units) {
   const int jobs = given ? given : default_jobs(false);
-  return int(std::min<std::size_t>(std::size_t(jobs), std::max<std::size_t>(1, libraries)));
+  return int(std::min<std::size_t>(std::size_t(jobs), std::max<std::size_t>(1, units)));
 }
 
-/// The one row a worker of run_per_library wrote under `key` of its report.
+/// The one row a worker of run_units wrote under `key` of its report.
 json only_row(const std::string& report, const char* key) {
   json j;
   try {
