@@ -26,6 +26,7 @@ typedef struct pv_attend_bugs {
   int no_softcap;    /* the softcap ignored */
   int no_sinks;      /* the sinks dropped */
   int reads_padding; /* k_len ignored: the padded keys are read and weighted */
+  int lse_log2;      /* the log-sum-exp returned in base 2 (log2 Z) */
 } pv_attend_bugs;
 
 /* what an empty row holds (the declared convention, pv_empty_rows) */
@@ -103,7 +104,9 @@ static int attend_visible(const pv_attention_problem *p, int64_t b, int64_t i, i
           /* an empty row (no visible key, no sink): the declared convention, lse -infinity */         \
           for (int64_t c = 0; c < p->d_v; ++c)                                                           \
             o[c] = l != 0 ? o[c] / l : PV_ATTEND_EMPTY == PV_EMPTY_NAN ? (T)NAN : (T)0;                  \
-          if (lse) lse[(b * p->h_q + h) * p->n_q + i] = l != 0 ? (double)m + (double)LOG(l) : -INFINITY; \
+          if (lse)                                                                                       \
+            lse[(b * p->h_q + h) * p->n_q + i] =                                                         \
+                l != 0 ? ((double)m + (double)LOG(l)) * (attend_bugs.lse_log2 ? 1.4426950408889634 : 1.0) : -INFINITY; \
         }                                                                                                \
       }                                                                                                  \
   }

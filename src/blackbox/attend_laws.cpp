@@ -5,13 +5,14 @@
 // The laws themselves -- statement, tolerance, body -- are in laws/attend/:
 // the problem, its exact reference and the any-order bound (problem.h),
 // attend.reference, attend.gqa_repeat, attend.causal_prefix,
-// attend.decode_rows, attend.padding and attend.support.
+// attend.decode_rows, attend.padding, attend.support and attend.lse_merge.
 #include "blackbox/declines.h"
 #include "blackbox/law_run.h"
 #include "blackbox/laws.h"
 #include "laws/attend/causal_prefix.h"
 #include "laws/attend/decode_rows.h"
 #include "laws/attend/gqa_repeat.h"
+#include "laws/attend/lse_merge.h"
 #include "laws/attend/padding.h"
 #include "laws/attend/problem.h"
 #include "laws/attend/reference.h"
@@ -37,6 +38,7 @@ struct wants {
   bool no_padding = false;
   bool no_extras = false;  ///< no ALiBi, no sinks, no log-sum-exp
   bool small_keys = false; ///< n_k <= 40 (the support probe: d_v = n_k)
+  bool lse = false;        ///< the log-sum-exp asked for, no sinks, n_k >= 2 (the merge law)
 };
 
 bool has(std::uint32_t caps, std::uint32_t bit) { return (caps & bit) != 0; }
@@ -62,7 +64,7 @@ problem draw(rng& g, int k, std::uint32_t caps, la::empty_rows conv, const wants
     }
     P.h_q = P.h_kv * ratio;
     static const long across[] = {15, 16, 17, 31, 32, 33, 63, 64, 65};
-    P.n_k = k % 5 == 0 ? across[g.range(0, w.small_keys ? 5 : 8)] : g.range(w.padding ? 2 : 1, 24);
+    P.n_k = k % 5 == 0 ? across[g.range(0, w.small_keys ? 5 : 8)] : g.range(w.padding || w.lse ? 2 : 1, 24);
     static const long nqs[] = {1, 7, 3};
     P.n_q = k % 3 == 2 ? g.range(1, 9) : nqs[k % 3];
     P.d = k % 7 == 3 ? 32 : g.range(1, 16);
@@ -87,11 +89,11 @@ problem draw(rng& g, int k, std::uint32_t caps, la::empty_rows conv, const wants
     }
     P.scale = k % 2 ? g.real(0.05, 1.5) : 0.0;
     if (has(caps, PV_ATTEND_SOFTCAP) && g.range(0, 2) == 0) P.softcap = g.real(0.5, 4.0);
-    if (!w.no_extras && has(caps, PV_ATTEND_SINKS) && g.range(0, 2) == 0)
+    if (!w.no_extras && !w.lse && has(caps, PV_ATTEND_SINKS) && g.range(0, 2) == 0)
       for (long h = 0; h < P.h_q; ++h) P.sink.push_back(g.real(-3, 3));
     if (!w.no_extras && has(caps, PV_ATTEND_ALIBI) && g.range(0, 3) == 0)
       for (long h = 0; h < P.h_q; ++h) P.alibi.push_back(std::ldexp(1.0, -int(8 * (h + 1) / P.h_q)));
-    P.lse = !w.no_extras && has(caps, PV_ATTEND_LSE) && g.range(0, 1);
+    P.lse = w.lse || (!w.no_extras && has(caps, PV_ATTEND_LSE) && g.range(0, 1));
     static const double scales[] = {1, 3, 0.3, 8};
     const double s = scales[k % 4];
     for (auto& x : P.q) x = double(T(g.real(-s, s)));
@@ -588,6 +590,73 @@ law_result law_support(const check_run& cx) {
 }
 
 template <class T>
+law_result law_lse_merge(const check_run& cx) {
+  namespace law = laws::attend_lse_merge;
+  law_run L(cx, law::id, type_name<T>(), "", law::statement(), law::tolerance_rule());
+  if (!L.selected()) return L.finish();
+  const auto ks = L.case_indices();
+  const auto conv = convention(cx);
+  std::vector<problem> ps, h1s, h2s;
+  std::vector<layouts> lp, l1, l2;
+  std::vector<long> cuts;
+  wants w;
+  w.lse = true;
+  for (int k : ks) {
+    auto g = L.rng_for(k);
+    // a cut at which no row of a half is empty, unless the kernel declares
+    // what an empty row holds (it is never sent one otherwise)
+    problem P;
+    long cut = 0;
+    for (int attempt = 0; attempt < 8 && cut == 0; ++attempt) {
+      P = draw<T>(g, k, cx.lib.attend_caps | PV_ATTEND_LSE, conv, w);
+      const long first = g.range(1, P.n_k - 1);
+      for (long t = 0; t < P.n_k - 1 && cut == 0; ++t) {
+        const long c = 1 + (first - 1 + t) % (P.n_k - 1);
+        if (conv != la::empty_rows::undeclared || !law::a_half_has_an_empty_row(P, c)) cut = c;
+      }
+    }
+    if (cut == 0) {  // no such cut in 8 draws: the same problem without masks or padding
+      P.causal = false;
+      P.left = P.right = -1;
+      for (auto& l : P.k_len) l = P.n_k;
+      cut = P.n_k / 2;
+    }
+    ps.push_back(P);
+    cuts.push_back(cut);
+    h1s.push_back(law::keys(P, 0, cut));
+    h2s.push_back(law::keys(P, cut, P.n_k));
+    lp.push_back(draw_layouts(g, ps.back()));
+    l1.push_back(draw_layouts(g, h1s.back()));
+    l2.push_back(draw_layouts(g, h2s.back()));
+    L.add(attend_call<T>(ps.back(), lp.back()));
+    L.add(attend_call<T>(h1s.back(), l1.back()));
+    L.add(attend_call<T>(h2s.back(), l2.back()));
+  }
+  L.run();
+  const auto [u, mu] = units<T>(cx);
+  L.each_case(ks, 3, [&](std::size_t i) { return describe(ps[i], lp[i]) + "\ncut = " + std::to_string(cuts[i]); },
+              [&](std::size_t i, const describer& desc) {
+                std::vector<double> o, lse, o1, lse1, o2, lse2;
+                read_back<T>(ps[i], lp[i], L.results()[3 * i], o, lse);
+                read_back<T>(h1s[i], l1[i], L.results()[3 * i + 1], o1, lse1);
+                read_back<T>(h2s[i], l2[i], L.results()[3 * i + 2], o2, lse2);
+                if (lse.size() != ps[i].lse_size() || lse1.size() != lse.size() || lse2.size() != lse.size()) {
+                  L.fail(ks[i], "a call asked for the log-sum-exp returned none", desc);
+                  return false;
+                }
+                const auto B = la::any_order(ps[i], conv, u, mu), B1 = la::any_order(h1s[i], conv, u, mu),
+                           B2 = la::any_order(h2s[i], conv, u, mu);
+                const law::side whole{o, lse, B}, a{o1, lse1, B1}, b{o2, lse2, B2};
+                const bool ok = record(L, ks[i], ps[i], law::compare(ps[i], a, b, whole),
+                                       "the halves at key " + std::to_string(cuts[i]) + " merged by their lse", desc);
+                if (!ok && law::compare(ps[i], a, b, whole, 2.0).within())
+                  L.diagnose(laws::attend_reference::kLseLog2);
+                return ok;
+              });
+  return L.finish();
+}
+
+template <class T>
 void attend_all_for(const check_run& cx, std::vector<law_result>& out) {
   out.push_back(law_attend_reference<T>(cx));
   out.push_back(law_support<T>(cx));
@@ -595,6 +664,7 @@ void attend_all_for(const check_run& cx, std::vector<law_result>& out) {
   out.push_back(law_causal_prefix<T>(cx));
   out.push_back(law_decode_rows<T>(cx));
   out.push_back(law_padding<T>(cx));
+  out.push_back(law_lse_merge<T>(cx));
 }
 
 }  // namespace

@@ -47,7 +47,7 @@ TEST(AttendCheck, TheBuiltinTiledKernelPassesEveryAttendLaw) {
   EXPECT_EQ(r.code, 0) << r.out;
   const report rep = read(dir + "/builtin-attend-tiled.json");
   for (const char* law : {"attend.reference", "attend.support", "attend.gqa_repeat", "attend.causal_prefix",
-                          "attend.decode_rows", "attend.padding"})
+                          "attend.decode_rows", "attend.padding", "attend.lse_merge"})
     for (const char* t : {"float32", "float64"}) {
       const std::string id = std::string(law) + "[" + t + "]";
       EXPECT_EQ(rep.verdict.count(id) ? rep.verdict.at(id) : "missing", "passed") << id;
@@ -73,6 +73,8 @@ TEST(AttendCheck, EachMutantFailsItsLawWithItsClassNamed) {
       {"attend_reads_padding", "attend.padding[float32]", "got nan"},
       {"attend_reads_padding", "attend.reference[float32]", "memory read that must not be"},
       {"attend_empty_rows_nan", "attend.reference[float32]", "empty-row convention: its empty rows hold NaN, it declares zeros"},
+      {"attend_lse_log2", "attend.lse_merge[float32]", "log-sum-exp in base 2"},
+      {"attend_lse_log2", "attend.reference[float32]", "log-sum-exp in base 2"},
   };
   std::map<std::string, report> seen;
   for (const auto& e : cases) {
@@ -99,7 +101,7 @@ TEST(AttendCheck, UndeclaredCapabilitiesAreUnsupportedNeverFailed) {
   EXPECT_EQ(rep.verdict.at("attend.reference[float32]"), "passed") << "heads, strides and scales only";
   EXPECT_EQ(rep.verdict.at("attend.support[float32]"), "passed");
   for (const char* law : {"attend.gqa_repeat[float32]", "attend.causal_prefix[float32]", "attend.decode_rows[float32]",
-                          "attend.padding[float32]"})
+                          "attend.padding[float32]", "attend.lse_merge[float32]"})
     EXPECT_EQ(rep.verdict.at(law), "unsupported") << law;
 }
 
@@ -110,7 +112,7 @@ TEST(AttendCheck, ADeclaredNaNConventionIsAccepted) {
                                    " --law attend --cases 30 --out " + dir);
   EXPECT_EQ(r.code, 0) << r.out;
   const report rep = read(dir + "/attend-empty-nan.json");
-  EXPECT_EQ(rep.verdict.size(), 12u);
+  EXPECT_EQ(rep.verdict.size(), 14u);  // 7 attend laws, float32 and float64
   for (const auto& [id, v] : rep.verdict) EXPECT_EQ(v, "passed") << id;
 }
 

@@ -202,13 +202,17 @@ def test_numpy_rope():
 
 # --- attend through the pipe (protocol version 4) -----------------------------
 
-ATTEND_LAWS = ("reference", "support", "gqa_repeat", "causal_prefix", "decode_rows", "padding")
+ATTEND_LAWS = ("reference", "support", "gqa_repeat", "causal_prefix", "decode_rows", "padding", "lse_merge")
 
 
-def attend_ok(out):
+def attend_ok(out, lse=True):
+    """Every attend law passed (attend.lse_merge unsupported for a kernel not declaring "lse")."""
     for law in ATTEND_LAWS:
         for dt in ("float32", "float64"):
-            assert ok_line("attend.%s[%s]" % (law, dt)) in out, (law, dt)
+            if law == "lse_merge" and not lse:
+                assert "--    attend.lse_merge[%s]  (unsupported" % dt in out
+            else:
+                assert ok_line("attend.%s[%s]" % (law, dt)) in out, (law, dt)
 
 
 @pytest.mark.parametrize("cls", ["EagerAttention", "EagerFinfoMin"])
@@ -219,7 +223,7 @@ def test_eager_attention(cls):
     empty rows once failed attend.causal_prefix: tests/laws/attend/laws_test.cpp)."""
     rc, out = check("eager_attention:" + cls)
     assert rc == 0
-    attend_ok(out)
+    attend_ok(out, lse=cls == "EagerAttention")
 
 
 @pytest.mark.parametrize("cls, law, diagnosis", [
@@ -243,7 +247,7 @@ def test_sdpa_attend():
     in its place aligns the mask top-left and is caught as such."""
     rc, out = check("sdpa:SdpaAttend")
     assert rc == 0
-    attend_ok(out)
+    attend_ok(out, lse=False)
     rc, out = check("sdpa:SdpaIsCausal")
     assert rc == 1
     assert fail_line("attend.decode_rows[float32]") in out

@@ -99,7 +99,8 @@ struct problem {
 /// kernel computes when it aligns the causal mask top-left (query 0 at
 /// position 0), widens the window by extra keys on the left, maps query
 /// head h to KV head h mod h_kv (tile instead of repeat), ignores the softcap,
-/// drops the sinks, or reads the padded keys (k_len ignored).
+/// drops the sinks, reads the padded keys (k_len ignored), or returns the
+/// log-sum-exp in base 2 (log2 Z: an exp2 kernel's running sum not converted back).
 struct variant {
   bool top_left = false;
   long window_extra = 0;
@@ -107,6 +108,7 @@ struct variant {
   bool no_softcap = false;
   bool no_sinks = false;
   bool reads_padding = false;
+  bool lse_log2 = false;
 };
 
 /// The KV head query head h reads: floor(h h_kv / h_q) (tile: h mod h_kv).
@@ -217,6 +219,7 @@ inline exact reference(const problem& P, empty_rows conv, const variant& w = {})
         std::vector<hp> e(r.s.size());
         for (std::size_t t = 0; t < r.s.size(); ++t) z += (e[t] = exp(r.s[t] - m));
         E.lse[li] = m + log(z);
+        if (w.lse_log2) E.lse[li] /= log(hp(2));
         for (long c = 0; c < P.d_v; ++c) {
           hp o = 0;
           for (std::size_t t = 0; t < r.s.size(); ++t) o += e[t] * hp(P.v[P.vi(b, r.keys[t], g, c)]);

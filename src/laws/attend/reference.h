@@ -10,7 +10,7 @@
 // problems from the capabilities the kernel declares and, on a failure,
 // names the class of the error by the variant (problem.h) the output
 // matches: the causal alignment, a window off by one, the GQA mapping, the
-// softcap or the sinks ignored, the padded keys read.
+// softcap or the sinks ignored, the padded keys read, a base-2 log-sum-exp.
 #pragma once
 
 #include "laws/attend/compare.h"
@@ -43,6 +43,10 @@ inline attend_compare::worst compare(const attend::problem& P, const std::vector
     for (std::size_t e = 0; e < lse.size(); ++e) attend_compare::raise(w, e, true, lse[e], E.lse[e], B.lse[e]);
   return w;
 }
+
+/// The class of a log-sum-exp in base 2 (attend.reference and attend.lse_merge name it).
+inline constexpr const char* kLseLog2 =
+    "log-sum-exp in base 2: it returns log2 Z (an exp2 kernel's running sum, not converted back) instead of ln Z";
 
 /// The variants a failure is tried against, with the class each names.
 struct named_variant {
@@ -87,6 +91,11 @@ inline std::vector<named_variant> variants(const attend::problem& P) {
     attend::variant a;
     a.no_sinks = true;
     v.push_back({a, "sinks dropped: exp(sink) is missing from the softmax denominator"});
+  }
+  if (P.lse) {
+    attend::variant a;
+    a.lse_log2 = true;
+    v.push_back({a, kLseLog2});
   }
   return v;
 }

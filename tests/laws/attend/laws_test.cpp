@@ -1,10 +1,12 @@
 // The attend.* laws written once (laws/attend/): what each builds from a
 // problem (the repeated heads, the changed keys, the square causal call, the
-// poisoned padding and the items alone, the support probe) and how each
+// poisoned padding and the items alone, the support probe, the halves of a
+// cut) and how each
 // judges, each shown to fail on the error it is there for.
 #include "laws/attend/causal_prefix.h"
 #include "laws/attend/decode_rows.h"
 #include "laws/attend/gqa_repeat.h"
+#include "laws/attend/lse_merge.h"
 #include "laws/attend/padding.h"
 #include "laws/attend/reference.h"
 #include "laws/attend/support.h"
@@ -122,6 +124,50 @@ TEST(AttendLaws, CausalPrefixLeavesOutEmptyRowsWhoseConventionIsTheMeanOfV) {
   EXPECT_EQ(attend_causal_prefix::first_difference(P, cut, empty_rows::mean, a, c), -1);
   // compared, the empty row differs: the mean took in the changed values
   EXPECT_EQ(attend_causal_prefix::first_difference(P, cut, empty_rows::zeros, a, c), long(P.oi(0, 0, 0, 0)));
+}
+
+TEST(AttendLaws, LseMergeOfTheHalvesIsTheWholeCall) {
+  problem P = drawn(2, 2, 1, 3, 7, 3, 2);
+  P.causal = true;
+  P.q_start = {4, 2};  // bottom-right and a cache of 2
+  P.left = 3;
+  P.k_len = {7, 5};
+  P.alibi = {0.5, 0.25};
+  P.lse = true;
+  const long cut = 3;
+  const problem A = attend_lse_merge::keys(P, 0, cut), Bh = attend_lse_merge::keys(P, cut, P.n_k);
+  EXPECT_EQ(A.n_k, 3);
+  EXPECT_EQ(Bh.n_k, 4);
+  EXPECT_EQ(Bh.q_start, (std::vector<long>{1, -1})) << "the queries' positions shift by the cut";
+  EXPECT_EQ(Bh.k_len, (std::vector<long>{4, 2}));
+  EXPECT_EQ(Bh.k[Bh.ki(1, 0, 0, 2)], P.k[P.ki(1, 3, 0, 2)]);
+  // the halves' exact values, merged, are the whole's (an empty half row weighs 0)
+  const hp u = hp(0x1p-53), mu = hp(0x1p-1022);
+  const auto E = attend::reference(P, empty_rows::zeros), E1 = attend::reference(A, empty_rows::zeros),
+             E2 = attend::reference(Bh, empty_rows::zeros);
+  EXPECT_TRUE(attend::any_empty_row(A) || attend::any_empty_row(Bh)) << "the case exercises an empty half row";
+  const auto B = attend::any_order(P, empty_rows::zeros, u, mu), B1 = attend::any_order(A, empty_rows::zeros, u, mu),
+             B2 = attend::any_order(Bh, empty_rows::zeros, u, mu);
+  const auto o = doubles(E.out), l = doubles(E.lse), o1 = doubles(E1.out), l1 = doubles(E1.lse),
+             o2 = doubles(E2.out), l2 = doubles(E2.lse);
+  const attend_lse_merge::side whole{o, l, B}, a{o1, l1, B1}, b{o2, l2, B2};
+  const auto w = attend_lse_merge::compare(P, a, b, whole);
+  EXPECT_TRUE(w.within()) << "ratio " << w.ratio << " at " << w.index << (w.lse ? " (lse)" : "");
+  EXPECT_LT(w.ratio, 0.1) << "exact values (rounded to double) merge far inside the bound";
+  // log-sum-exps in base 2: the merge breaks, and reads right in base 2
+  auto log2_of = [](std::vector<double> v) {
+    for (auto& x : v) x /= std::log(2.0);
+    return v;
+  };
+  const auto L = log2_of(l), L1 = log2_of(l1), L2 = log2_of(l2);
+  const attend_lse_merge::side whole2{o, L, B}, a2{o1, L1, B1}, b2{o2, L2, B2};
+  EXPECT_FALSE(attend_lse_merge::compare(P, a2, b2, whole2).within());
+  EXPECT_TRUE(attend_lse_merge::compare(P, a2, b2, whole2, 2.0).within());
+  // a half whose log-sum-exp forgets its maximum (ln of the shifted sum only) breaks it too
+  auto l1_bad = l1;
+  for (auto& x : l1_bad) x = std::isinf(x) ? x : x - 1.5;
+  const attend_lse_merge::side a3{o1, l1_bad, B1};
+  EXPECT_FALSE(attend_lse_merge::compare(P, a3, b, whole).within());
 }
 
 TEST(AttendLaws, DecodeRowsAreTheLastRowsOfTheSquareCall) {
