@@ -202,38 +202,34 @@ def operations_from_environment():
     return [Operation(row) for row in json.loads(text)]
 
 
-def _rope_caps(kernel):
-    """The bits of the kernel's ``rope_caps`` (names of ROPE_CAPS); an unknown
-    name is an error naming it."""
-    caps = getattr(kernel, "rope_caps", ("partial",))
-    if isinstance(caps, str):
-        caps = (caps,)
-    if not isinstance(caps, (tuple, list, set, frozenset)):
-        raise ValueError("rope_caps must be a tuple of names (%s), not %r" % (", ".join(sorted(ROPE_CAPS)), caps))
+def _declared_bits(kernel, attr, default, table, what):
+    """The bits of the names the kernel's ``attr`` lists (``default`` when it
+    has none), each looked up in ``table``; a name that is not there is an
+    error naming it, ``what`` saying what the table's names are."""
+    known = ", ".join(table)
+    names = getattr(kernel, attr, default)
+    if isinstance(names, str):
+        names = (names,)
+    if not isinstance(names, (tuple, list, set, frozenset)):
+        raise ValueError("%s must be a tuple of names (%s), not %r" % (attr, known, names))
     bits = 0
-    for name in caps:
-        if name not in ROPE_CAPS:
-            raise ValueError("rope_caps names %r, which is no RoPE configuration (%s)"
-                             % (name, ", ".join(sorted(ROPE_CAPS))))
-        bits |= ROPE_CAPS[name]
+    for name in names:
+        if name not in table:
+            raise ValueError("%s names %r, which is no %s (%s)" % (attr, name, what, known))
+        bits |= table[name]
     return bits
+
+
+def _rope_caps(kernel):
+    """The bits of the kernel's ``rope_caps`` (names of ROPE_CAPS)."""
+    return _declared_bits(kernel, "rope_caps", ("partial",), dict(sorted(ROPE_CAPS.items())), "RoPE configuration")
 
 
 def _attend_declarations(kernel):
     """(attend_caps bits, attend_empty_rows code) of the kernel's
     ``attend_caps`` (names of ATTEND_CAPS) and ``attend_empty_rows`` (a name
     of EMPTY_ROWS); an unknown name is an error naming it."""
-    caps = getattr(kernel, "attend_caps", ())
-    if isinstance(caps, str):
-        caps = (caps,)
-    if not isinstance(caps, (tuple, list, set, frozenset)):
-        raise ValueError("attend_caps must be a tuple of names (%s), not %r" % (", ".join(ATTEND_CAPS), caps))
-    bits = 0
-    for name in caps:
-        if name not in ATTEND_CAPS:
-            raise ValueError("attend_caps names %r, which is no attend capability (%s)"
-                             % (name, ", ".join(ATTEND_CAPS)))
-        bits |= ATTEND_CAPS[name]
+    bits = _declared_bits(kernel, "attend_caps", (), ATTEND_CAPS, "attend capability")
     empty = getattr(kernel, "attend_empty_rows", "") or ""
     if empty not in EMPTY_ROWS:
         raise ValueError("attend_empty_rows is %r: one of %s" % (empty, ", ".join(repr(k) for k in EMPTY_ROWS)))

@@ -160,12 +160,9 @@ template <class T>
 std::vector<unsigned char> strided(const std::vector<double>& dense, const layout& L, long batch, long tokens,
                                    long heads, long last) {
   std::vector<T> buf(L.span, std::numeric_limits<T>::quiet_NaN());
-  for (long b = 0; b < batch; ++b)
-    for (long t = 0; t < tokens; ++t)
-      for (long h = 0; h < heads; ++h)
-        for (long l = 0; l < last; ++l)
-          buf[std::size_t(b * L.s[0] + t * L.s[1] + h * L.s[2] + l)] =
-              T(dense[std::size_t(((b * tokens + t) * heads + h) * last + l)]);
+  sandbox::attend_row::for_each_row(L.s, batch, tokens, heads, last, [&](std::size_t dense_at, std::size_t at) {
+    for (long l = 0; l < last; ++l) buf[at + std::size_t(l)] = T(dense[dense_at + std::size_t(l)]);
+  });
   std::vector<unsigned char> bytes(buf.size() * sizeof(T));
   if (!bytes.empty()) std::memcpy(bytes.data(), buf.data(), bytes.size());
   return bytes;
@@ -215,15 +212,13 @@ void read_back(const problem& P, const layouts& L, const result& R, std::vector<
   lse.clear();
   const std::size_t ob = L.out.span * sizeof(T);
   if (R.out.size() < ob) return;
-  for (long b = 0; b < P.batch; ++b)
-    for (long i = 0; i < P.n_q; ++i)
-      for (long h = 0; h < P.h_q; ++h)
-        for (long c = 0; c < P.d_v; ++c) {
-          T x;
-          std::memcpy(&x, R.out.data() + std::size_t(b * L.out.s[0] + i * L.out.s[1] + h * L.out.s[2] + c) * sizeof(T),
-                      sizeof(T));
-          out[P.oi(b, i, h, c)] = double(x);
-        }
+  sandbox::attend_row::for_each_row(L.out.s, P.batch, P.n_q, P.h_q, P.d_v, [&](std::size_t dense_at, std::size_t at) {
+    for (long c = 0; c < P.d_v; ++c) {
+      T x;
+      std::memcpy(&x, R.out.data() + (at + std::size_t(c)) * sizeof(T), sizeof(T));
+      out[dense_at + std::size_t(c)] = double(x);
+    }
+  });
   if (P.lse && R.out.size() >= ob + P.lse_size() * 8) {
     lse.resize(P.lse_size());
     std::memcpy(lse.data(), R.out.data() + ob, lse.size() * 8);

@@ -3,6 +3,7 @@
 #include "sandbox/half_formats.h"
 #include "sandbox/operations.h"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -59,9 +60,13 @@ std::size_t call::bytes(const buffer& b) const {
   if (b.type == elem::config) return b.bytes;
   const std::size_t es = b.type == elem::f64 || b.type == elem::i64 ? 8 : elem_size(t);
   if (b.elements) return b.elements(*this) * es;
-  std::int64_t n = 1;
-  for (const char* d : b.shape) n *= dim(d);
-  return std::size_t(n) * es;
+  return dense_bytes(b);
+}
+
+std::size_t call::dense_bytes(const buffer& b) const {
+  std::size_t n = b.type == elem::f64 || b.type == elem::i64 ? 8 : elem_size(t);
+  for (const char* d : b.shape) n *= std::size_t(std::max<std::int64_t>(dim(d), 0));
+  return n;
 }
 
 std::size_t call::out_bytes() const {

@@ -50,8 +50,12 @@ struct call {
   /// The value of field `name` (a scalar, or an int32/int64 member of a
   /// configuration buffer); std::logic_error if there is none.
   std::int64_t dim(std::string_view name) const;
-  /// Bytes of buffer b: the product of its dimensions, in elements (a configuration: its size).
+  /// Bytes of buffer b: its `elements` (a strided tensor's span) or else the
+  /// product of its dimensions, in elements (a configuration: its size).
   std::size_t bytes(const buffer& b) const;
+  /// Bytes of buffer b laid out dense: the product of its dimensions (a
+  /// negative one counts 0) times its element size; how outputs travel.
+  std::size_t dense_bytes(const buffer& b) const;
   /// The input bytes of buffer k of the row (k < buffers.size(); not the out buffer).
   const std::vector<unsigned char>& input(std::size_t k) const;
   std::size_t out_bytes() const;

@@ -107,6 +107,21 @@ inline std::size_t span(const std::int64_t* stride, std::int64_t batch, std::int
   return std::size_t((batch - 1) * stride[0] + (tokens - 1) * stride[1] + (heads - 1) * stride[2] + last);
 }
 
+/// Calls f(dense, strided) once per contiguous row of a [n0][n1][n2][last]
+/// tensor, in row-major order: `dense` is the row's first element when the
+/// tensor is dense, `strided` its first element under the (n0, n1, n2)
+/// strides `stride` (the last dimension is contiguous). The one rule by which
+/// posverify lays out, sends, receives and reads back a strided tensor.
+template <class F>
+void for_each_row(const std::int64_t* stride, std::int64_t n0, std::int64_t n1, std::int64_t n2, std::int64_t last,
+                  F&& f) {
+  std::size_t dense = 0;
+  for (std::int64_t i = 0; i < n0; ++i)
+    for (std::int64_t j = 0; j < n1; ++j)
+      for (std::int64_t k = 0; k < n2; ++k, dense += std::size_t(last))
+        f(dense, std::size_t(i * stride[0] + j * stride[1] + k * stride[2]));
+}
+
 /// A buffer's `elements` for the strided tensor of the problem whose strides
 /// are member S and whose tokens, heads and last dimension are N, H and L.
 template <auto S, auto N, auto H, auto L>

@@ -525,14 +525,6 @@ bool travels(const operation& o, const call& c, std::uint32_t protocol) {
 
 namespace {
 
-/// The bytes of output buffer b of call c on the wire: dense, the product of
-/// its dimensions (a strided output comes back without the gaps).
-std::size_t dense_bytes(const buffer& b, const call& c) {
-  std::size_t n = b.type == elem::f64 || b.type == elem::i64 ? 8 : elem_size(c.t);
-  for (const char* d : b.shape) n *= std::size_t(std::max<std::int64_t>(c.dim(d), 0));
-  return n;
-}
-
 /// Copies a dense output (row-major over b's shape) into the strided buffer
 /// `to` of call c, whose outer strides are field b.strides (operation.h);
 /// the gaps between strides keep what they held.
@@ -544,14 +536,12 @@ void scatter(const operation& o, const buffer& b, const invocation& a, const cha
   std::int64_t stride[3] = {};
   std::memcpy(stride, static_cast<const unsigned char*>(a.buf[std::size_t(f->config)]) + f->offset, sizeof stride);
   const std::size_t es = elem_size(c.t);
-  const std::int64_t n0 = c.dim(b.shape[0]), n1 = c.dim(b.shape[1]), n2 = c.dim(b.shape[2]), last = c.dim(b.shape[3]);
+  const std::int64_t last = c.dim(b.shape[3]);
   auto* to = static_cast<char*>(a.buf[std::size_t(&b - o.buffers.data())]);
-  for (std::int64_t i = 0; i < n0; ++i)
-    for (std::int64_t j = 0; j < n1; ++j)
-      for (std::int64_t k = 0; k < n2; ++k) {
-        std::memcpy(to + std::size_t(i * stride[0] + j * stride[1] + k * stride[2]) * es, from, std::size_t(last) * es);
-        from += std::size_t(last) * es;
-      }
+  attend_row::for_each_row(stride, c.dim(b.shape[0]), c.dim(b.shape[1]), c.dim(b.shape[2]), last,
+               [&](std::size_t dense, std::size_t strided) {
+                 std::memcpy(to + strided * es, from + dense * es, std::size_t(last) * es);
+               });
 }
 
 }  // namespace
@@ -572,15 +562,15 @@ int server_invoke(const operation& o, const invocation& a) {
   w.b = request_body(o, a, version);
   // the outputs, dense, one after the other (docs/protocol.md, "Answers")
   std::size_t ob = 0;
-  for (std::size_t b = o.output(); b < o.buffers.size(); ++b) ob += dense_bytes(o.buffers[b], c);
+  for (std::size_t b = o.output(); b < o.buffers.size(); ++b) ob += c.dense_bytes(o.buffers[b]);
   answer ans = forward(w, ob);
   if (ans.status == kOk) {
     const char* from = ans.payload.data();
     for (std::size_t b = o.output(); b < o.buffers.size(); ++b) {
       const buffer& out = o.buffers[b];
       if (out.strides) scatter(o, out, a, from);
-      else if (dense_bytes(out, c)) std::memcpy(a.buf[b], from, dense_bytes(out, c));
-      from += dense_bytes(out, c);
+      else if (c.dense_bytes(out)) std::memcpy(a.buf[b], from, c.dense_bytes(out));
+      from += c.dense_bytes(out);
     }
   }
   // a server that reports writing into its j-th input: the same change in
