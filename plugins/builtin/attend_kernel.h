@@ -6,7 +6,8 @@
  * state (m = sink, l = 1, nothing accumulated), so it counts in the
  * denominator only. Only visible keys are read (padded and masked K/V memory
  * may hold anything). Arithmetic in the call's dtype: float for PV_F32,
- * double for PV_F64.
+ * double for PV_F64; float for float16 and bfloat16 storage, where the plugin
+ * declares them (PV_ATTEND_DTYPES).
  *
  * The built-in plugin (attend_tiled.c) includes it as is; each mutant of
  * plugins/mutants/attend_*.c switches on one bug with PV_ATTEND_BUGS. */
@@ -14,6 +15,8 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 
 #ifndef PV_ATTEND_TILE
 #define PV_ATTEND_TILE 16
@@ -36,6 +39,12 @@ typedef struct pv_attend_bugs {
 /* what it declares (a mutant declares one convention and writes another) */
 #ifndef PV_ATTEND_DECLARED_EMPTY
 #define PV_ATTEND_DECLARED_EMPTY PV_ATTEND_EMPTY
+#endif
+
+/* the 16-bit dtypes it takes (PV_DTYPE_BIT of PV_F16, PV_BF16; ABI version 5):
+ * stored in them, computed in float */
+#ifndef PV_ATTEND_DTYPES
+#define PV_ATTEND_DTYPES 0
 #endif
 
 #ifndef PV_ATTEND_BUGS
@@ -114,11 +123,87 @@ static int attend_visible(const pv_attention_problem *p, int64_t b, int64_t i, i
 PV_ATTEND_KERNEL(attend_f32, float, expf, tanhf, logf, sqrtf)
 PV_ATTEND_KERNEL(attend_f64, double, exp, tanh, log, sqrt)
 
+/* float16 and bfloat16 storage (PV_ATTEND_DTYPES): q, k and v widened to
+ * float, the float kernel above, each output row rounded to nearest even;
+ * the memory between out's rows is not touched. */
+static float attend_from16(pv_dtype t, uint16_t h) {
+  if (t == PV_F16) {
+    _Float16 x;
+    memcpy(&x, &h, 2);
+    return (float)x;
+  }
+  const uint32_t b = (uint32_t)h << 16;
+  float f;
+  memcpy(&f, &b, 4);
+  return f;
+}
+
+static uint16_t attend_to16(pv_dtype t, float f) {
+  uint16_t h;
+  if (t == PV_F16) {
+    const _Float16 x = (_Float16)f;
+    memcpy(&h, &x, 2);
+    return h;
+  }
+  uint32_t b;
+  memcpy(&b, &f, 4);
+  if (isnan(f)) return (uint16_t)(b >> 16 | 0x40);
+  return (uint16_t)((b + 0x7fff + (b >> 16 & 1)) >> 16);
+}
+
+/* elements a strided [batch][n][heads][last] tensor spans */
+static size_t attend_span(const int64_t *s, int64_t batch, int64_t n, int64_t heads, int64_t last) {
+  if (batch <= 0 || n <= 0 || heads <= 0 || last <= 0) return 0;
+  return (size_t)((batch - 1) * s[0] + (n - 1) * s[1] + (heads - 1) * s[2] + last);
+}
+
+static float *attend_widen(pv_dtype t, const void *x, size_t n) {
+  float *f = malloc((n ? n : 1) * sizeof *f);
+  if (f)
+    for (size_t i = 0; i < n; ++i) f[i] = attend_from16(t, ((const uint16_t *)x)[i]);
+  return f;
+}
+
+#ifdef PV_ATTEND_F16_ARITH
+/* the mutant attend_f16_arith: float16 storage computed in float16 too */
+PV_ATTEND_KERNEL(attend_h, _Float16, expf, tanhf, logf, sqrtf)
+#endif
+
+static int attend_16(pv_dtype t, const pv_attention_problem *p, const void *q, const void *k, const void *v, void *out,
+                     double *lse) {
+#ifdef PV_ATTEND_F16_ARITH
+  if (t == PV_F16) {
+    attend_h(p, q, k, v, out, lse);
+    return 0;
+  }
+#endif
+  const size_t nq = attend_span(p->q_stride, p->batch, p->n_q, p->h_q, p->d),
+               nk = attend_span(p->k_stride, p->batch, p->n_k, p->h_kv, p->d),
+               nv = attend_span(p->v_stride, p->batch, p->n_k, p->h_kv, p->d_v),
+               no = attend_span(p->out_stride, p->batch, p->n_q, p->h_q, p->d_v);
+  float *fq = attend_widen(t, q, nq), *fk = attend_widen(t, k, nk), *fv = attend_widen(t, v, nv),
+        *fo = malloc((no ? no : 1) * sizeof(float));
+  int rc = 3;
+  if (fq && fk && fv && fo) {
+    attend_f32(p, fq, fk, fv, fo, lse);
+    for (int64_t b = 0; b < p->batch; ++b)
+      for (int64_t i = 0; i < p->n_q; ++i)
+        for (int64_t h = 0; h < p->h_q; ++h) {
+          const int64_t at = b * p->out_stride[0] + i * p->out_stride[1] + h * p->out_stride[2];
+          for (int64_t c = 0; c < p->d_v; ++c) ((uint16_t *)out)[at + c] = attend_to16(t, fo[at + c]);
+        }
+    rc = 0;
+  }
+  free(fq), free(fk), free(fv), free(fo);
+  return rc;
+}
+
 static int attend(pv_dtype t, const pv_attention_problem *p, const void *q, const void *k, const void *v, void *out,
                   double *lse) {
   if (p->h_kv <= 0 || p->h_q % p->h_kv != 0) return 2;
   if (t == PV_F32) attend_f32(p, q, k, v, out, lse);
   else if (t == PV_F64) attend_f64(p, q, k, v, out, lse);
+  else if ((t == PV_F16 || t == PV_BF16) && (PV_ATTEND_DTYPES >> t & 1)) return attend_16(t, p, q, k, v, out, lse);
   else return 1;
   return 0;
 }
@@ -128,11 +213,12 @@ static int attend(pv_dtype t, const pv_attention_problem *p, const void *q, cons
 #endif
 
 static const pv_impl attend_impl = {
-    .abi_version = 4,
+    .abi_version = PV_ATTEND_DTYPES ? 5 : 4,
     .name = PV_ATTEND_NAME,
     .attend = attend,
     .attend_caps = PV_ATTEND_CAUSAL | PV_ATTEND_WINDOW | PV_ATTEND_PADDING | PV_ATTEND_GQA | PV_ATTEND_SOFTCAP |
                    PV_ATTEND_SINKS | PV_ATTEND_ALIBI | PV_ATTEND_LSE,
     .attend_empty_rows = PV_ATTEND_DECLARED_EMPTY,
+    .dtypes = PV_ATTEND_DTYPES,
 };
 const pv_impl *posverify_impl(void) { return &attend_impl; }

@@ -29,6 +29,16 @@ namespace {
 using laws::attend::problem;
 namespace la = laws::attend;
 
+/// x as an input of type T reaches the kernel's arithmetic: rounded to T, and
+/// to the storage format of a 16-bit wire or a declared float16 / bfloat16
+/// class (attention_law_units), so that the bound need not count an input
+/// that underflows there.
+template <class T>
+double stored(const check_run& cx, double x) {
+  const double t = double(T(x));
+  return attention_law_units<T>(cx).storage > 0 ? round_to_format(t, cx.accuracy) : t;
+}
+
 /// What a law asks of its problems beyond the kernel's capabilities.
 struct wants {
   bool gqa = false;      ///< 1 < h_kv < h_q (distinct KV heads, repeat and tile differ)
@@ -48,7 +58,7 @@ bool has(std::uint32_t caps, std::uint32_t bit) { return (caps & bit) != 0; }
 /// rounded to T. Rows without a visible key are avoided unless the kernel
 /// declares an empty-row convention.
 template <class T>
-problem draw(rng& g, int k, std::uint32_t caps, la::empty_rows conv, const wants& w) {
+problem draw(const check_run& cx, rng& g, int k, std::uint32_t caps, la::empty_rows conv, const wants& w) {
   problem P;
   for (int attempt = 0; attempt < 20; ++attempt) {
     P = problem{};
@@ -96,9 +106,9 @@ problem draw(rng& g, int k, std::uint32_t caps, la::empty_rows conv, const wants
     P.lse = w.lse || (!w.no_extras && has(caps, PV_ATTEND_LSE) && g.range(0, 1));
     static const double scales[] = {1, 3, 0.3, 8};
     const double s = scales[k % 4];
-    for (auto& x : P.q) x = double(T(g.real(-s, s)));
-    for (auto& x : P.k) x = double(T(g.real(-s, s)));
-    for (auto& x : P.v) x = double(T(4 * std::pow(10.0, g.real(-1, 1)) * g.real(-1, 1)));
+    for (auto& x : P.q) x = stored<T>(cx, g.real(-s, s));
+    for (auto& x : P.k) x = stored<T>(cx, g.real(-s, s));
+    for (auto& x : P.v) x = stored<T>(cx, 4 * std::pow(10.0, g.real(-1, 1)) * g.real(-1, 1));
     if (conv != la::empty_rows::undeclared || !la::any_empty_row(P)) break;
   }
   return P;
@@ -266,11 +276,18 @@ std::string entry_of(const problem& P, std::size_t e, bool lse) {
          std::to_string(c) + ")";
 }
 
-/// The units of the bound for T: the law's u (a declared coarser class
-/// counts at its u everywhere) and T's smallest normal.
+/// The units of the bound for T, as attention.reference takes them
+/// (attention_law_units): a storage class (a 16-bit wire, or a declared
+/// float16 / bfloat16) stores q, k, v and out at its u and sums at float32's
+/// or T's; one that accumulates in its format counts every rounding at its u,
+/// and mu is the smallest normal of the format it computes in.
 template <class T>
-std::pair<hp, hp> units(const check_run& cx) {
-  return {law_u<T>(cx), convert<hp>(std::numeric_limits<T>::min())};
+la::units units(const check_run& cx) {
+  const hp mu = hmax(convert<hp>(std::numeric_limits<T>::min()),
+                     cx.accuracy.accumulate ? convert<hp>(std::ldexp(1.0, cx.accuracy.emin)) : hp(0));
+  const attention_units au = attention_law_units<T>(cx);
+  const hp eta = au.storage > 0 ? convert<hp>(std::ldexp(1.0, cx.accuracy.emin - cx.accuracy.precision + 1)) : hp(0);
+  return {au.arith, mu, au.storage, eta, au.pv, au.pv_eta};
 }
 
 la::empty_rows convention(const check_run& cx) {
@@ -299,19 +316,19 @@ law_result law_attend_reference(const check_run& cx) {
   std::vector<layouts> ls;
   for (int k : ks) {
     auto g = L.rng_for(k);
-    ps.push_back(draw<T>(g, k, cx.lib.attend_caps, conv, {}));
+    ps.push_back(draw<T>(cx, g, k, cx.lib.attend_caps, conv, {}));
     ls.push_back(draw_layouts(g, ps.back()));
     L.add(attend_call<T>(ps.back(), ls.back()));
   }
   L.run();
-  const auto [u, mu] = units<T>(cx);
+  const auto U = units<T>(cx);
   L.each_case(ks, 1, [&](std::size_t i) { return describe(ps[i], ls[i]); },
               [&](std::size_t i, const describer& desc) {
                 const problem& P = ps[i];
                 std::vector<double> out, lse;
                 read_back<T>(P, ls[i], L.results()[i], out, lse);
                 const auto E = la::reference(P, conv);
-                const auto B = la::any_order(P, conv, u, mu);
+                const auto B = la::any_order(P, conv, U);
                 const auto w = law::compare(P, out, lse, E, B);
                 const bool ok = record(L, ks[i], P, w, "exact", desc);
                 if (!ok) {
@@ -328,11 +345,30 @@ law_result law_attend_reference(const check_run& cx) {
                   // the empty rows: another convention than the one declared
                   for (const auto other : {la::empty_rows::zeros, la::empty_rows::nan, la::empty_rows::mean})
                     if (dg.empty() && other != conv && la::any_empty_row(P) &&
-                        law::compare(P, out, lse, la::reference(P, other), la::any_order(P, other, u, mu)).within())
+                        law::compare(P, out, lse, la::reference(P, other), la::any_order(P, other, U)).within())
                       dg = std::string("empty-row convention: its empty rows hold ") + la::to_string(other) +
                            ", it declares " + la::to_string(conv);
+                  // an error the size of a coarser accuracy class (float16 arithmetic
+                  // behind a float16 storage dtype): advice once every attend law
+                  // passes with it (run.cpp, verify_advice tries them in order)
+                  std::string within;
+                  for (const char* name : kAccuracyClasses) {
+                    check_run c = cx;
+                    c.accuracy = parse_accuracy(name);
+                    // a 16-bit wire stores in its own format: only deeper classes of it
+                    const bool other_format = cx.wire != PV_F32 && c.accuracy.precision != cx.accuracy.precision;
+                    if (!dg.empty() || other_format || !coarser(c.accuracy, cx.accuracy)) continue;
+                    if (law::compare(P, out, lse, E, la::any_order(P, conv, units<T>(c))).within()) {
+                      within += (within.empty() ? "" : " or ") + cause_of(c.accuracy);
+                      L.result_ref().advise.push_back(name);
+                    }
+                  }
+                  if (!within.empty())
+                    dg = "its error is within the bound of " + within + ", not of " +
+                         (cx.accuracy.u > 0 ? cause_of(cx.accuracy) : std::string(type_name<T>()) + " arithmetic");
                   L.diagnose(dg.empty() ? "no single cause found among the alignment, the window's ends, the GQA "
-                                           "mapping, the softcap, the sinks, the padding and the empty rows"
+                                           "mapping, the softcap, the sinks, the padding, the empty rows and the "
+                                           "accuracy classes"
                                          : dg);
                 }
                 return ok;
@@ -353,7 +389,7 @@ law_result law_gqa_repeat(const check_run& cx) {
   w.gqa = true;
   for (int k : ks) {
     auto g = L.rng_for(k);
-    ps.push_back(draw<T>(g, k, cx.lib.attend_caps | PV_ATTEND_GQA, conv, w));
+    ps.push_back(draw<T>(cx, g, k, cx.lib.attend_caps | PV_ATTEND_GQA, conv, w));
     rs.push_back(law::repeated(ps.back()));
     ls.push_back(draw_layouts(g, ps.back()));
     lr.push_back(draw_layouts(g, rs.back()));
@@ -361,13 +397,13 @@ law_result law_gqa_repeat(const check_run& cx) {
     L.add(attend_call<T>(rs.back(), lr.back()));
   }
   L.run();
-  const auto [u, mu] = units<T>(cx);
+  const auto U = units<T>(cx);
   L.each_case(ks, 2, [&](std::size_t i) { return describe(ps[i], ls[i]); },
               [&](std::size_t i, const describer& desc) {
                 std::vector<double> a, b, la_, lb;
                 read_back<T>(ps[i], ls[i], L.results()[2 * i], a, la_);
                 read_back<T>(rs[i], lr[i], L.results()[2 * i + 1], b, lb);
-                const auto B = la::any_order(ps[i], conv, u, mu);
+                const auto B = la::any_order(ps[i], conv, U);
                 const bool ok = record(L, ks[i], ps[i], law::compare(a, b, B), "with K/V repeated to h_q", desc);
                 if (!ok) {
                   const auto Et = la::reference(ps[i], conv, la::variant{.tile = true});
@@ -394,7 +430,7 @@ law_result law_causal_prefix(const check_run& cx) {
   w.causal = true;
   for (int k : ks) {
     auto g = L.rng_for(k);
-    ps.push_back(draw<T>(g, k, cx.lib.attend_caps | PV_ATTEND_CAUSAL, conv, w));
+    ps.push_back(draw<T>(cx, g, k, cx.lib.attend_caps | PV_ATTEND_CAUSAL, conv, w));
     const problem& P = ps.back();
     // a cut after the first row's position, so that some row is compared
     long lo = P.n_k;
@@ -402,7 +438,7 @@ law_result law_causal_prefix(const check_run& cx) {
     const long cut = g.range(std::min(lo, P.n_k - 1), P.n_k - 1);
     cuts.push_back(std::max(0L, cut));
     const double big = k % 2 ? 1e3 : 30;
-    cs.push_back(law::changed_after(P, cuts.back(), [&](std::size_t) { return double(T(g.real(-big, big))); }));
+    cs.push_back(law::changed_after(P, cuts.back(), [&](std::size_t) { return stored<T>(cx, g.real(-big, big)); }));
     ls.push_back(draw_layouts(g, P));
     L.add(attend_call<T>(P, ls.back()));
     L.add(attend_call<T>(cs.back(), ls.back()));
@@ -447,14 +483,14 @@ law_result law_decode_rows(const check_run& cx) {
   w.no_padding = true;
   for (int k : ks) {
     auto g = L.rng_for(k);
-    problem D = draw<T>(g, k, cx.lib.attend_caps | PV_ATTEND_CAUSAL, conv, w);
+    problem D = draw<T>(cx, g, k, cx.lib.attend_caps | PV_ATTEND_CAUSAL, conv, w);
     if (D.n_q > D.n_k) {  // a decode step sits at the end of its keys
       D.n_q = D.n_k;
       D.q.resize(std::size_t(D.batch * D.n_q * D.h_q * D.d));
     }
     for (auto& q : D.q_start) q = D.n_k - D.n_q;
     const double s = 3;
-    problem F = law::square(D, [&](std::size_t) { return double(T(g.real(-s, s))); });
+    problem F = law::square(D, [&](std::size_t) { return stored<T>(cx, g.real(-s, s)); });
     ld.push_back(draw_layouts(g, D));
     lf.push_back(draw_layouts(g, F));
     L.add(attend_call<T>(D, ld.back()));
@@ -463,13 +499,13 @@ law_result law_decode_rows(const check_run& cx) {
     fs.push_back(std::move(F));
   }
   L.run();
-  const auto [u, mu] = units<T>(cx);
+  const auto U = units<T>(cx);
   L.each_case(ks, 2, [&](std::size_t i) { return "decode call:\n" + describe(ds[i], ld[i]) + "\nsquare call:\n" + describe(fs[i], lf[i]); },
               [&](std::size_t i, const describer& desc) {
                 std::vector<double> a, b, la_, lb;
                 read_back<T>(ds[i], ld[i], L.results()[2 * i], a, la_);
                 read_back<T>(fs[i], lf[i], L.results()[2 * i + 1], b, lb);
-                const auto Bd = la::any_order(ds[i], conv, u, mu), Bf = la::any_order(fs[i], conv, u, mu);
+                const auto Bd = la::any_order(ds[i], conv, U), Bf = la::any_order(fs[i], conv, U);
                 const bool ok = record(L, ks[i], ds[i], law::compare(ds[i], fs[i], a, b, Bd, Bf),
                                        "the square causal call's matching row", desc);
                 if (!ok) {
@@ -500,7 +536,7 @@ law_result law_padding(const check_run& cx) {
   w.no_window = true;
   for (int k : ks) {
     auto g = L.rng_for(k);
-    problem P = draw<T>(g, k, cx.lib.attend_caps | PV_ATTEND_PADDING, conv, w);
+    problem P = draw<T>(cx, g, k, cx.lib.attend_caps | PV_ATTEND_PADDING, conv, w);
     if (P.causal)
       for (auto& q : P.q_start) q = std::max(q, 0L);
     ps.push_back(law::poisoned(P));
@@ -525,19 +561,19 @@ law_result law_padding(const check_run& cx) {
     }
   }
   L.run();
-  const auto [u, mu] = units<T>(cx);
+  const auto U = units<T>(cx);
   L.each_case(ks, per, [&](std::size_t i) { return describe(ps[i], ls[i]); },
               [&](std::size_t i, const describer& desc) {
                 const problem& P = ps[i];
                 std::vector<double> pad, lp;
                 read_back<T>(P, ls[i], L.results()[per * i], pad, lp);
-                const auto Bp = la::any_order(P, conv, u, mu);
+                const auto Bp = la::any_order(P, conv, U);
                 laws::attend_compare::worst w2;
                 for (long b = 0; b < P.batch; ++b) {
                   const problem& I = items[i][std::size_t(b)];
                   std::vector<double> alone, lse_b;
                   read_back<T>(I, li[i][std::size_t(b)], L.results()[per * i + 1 + std::size_t(b)], alone, lse_b);
-                  law::compare_item(w2, P, b, I, pad, alone, Bp, la::any_order(I, conv, u, mu));
+                  law::compare_item(w2, P, b, I, pad, alone, Bp, la::any_order(I, conv, U));
                 }
                 return record(L, ks[i], P, w2, "the item alone without its padded keys", desc);
               });
@@ -558,7 +594,7 @@ law_result law_support(const check_run& cx) {
   w.small_keys = true;
   for (int k : ks) {
     auto g = L.rng_for(k);
-    ps.push_back(law::probe(draw<T>(g, k, cx.lib.attend_caps, conv, w)));
+    ps.push_back(law::probe(draw<T>(cx, g, k, cx.lib.attend_caps, conv, w)));
     ls.push_back(draw_layouts(g, ps.back()));
     L.add(attend_call<T>(ps.back(), ls.back()));
   }
@@ -603,7 +639,7 @@ law_result law_lse_merge(const check_run& cx) {
     problem P;
     long cut = 0;
     for (int attempt = 0; attempt < 8 && cut == 0; ++attempt) {
-      P = draw<T>(g, k, cx.lib.attend_caps | PV_ATTEND_LSE, conv, w);
+      P = draw<T>(cx, g, k, cx.lib.attend_caps | PV_ATTEND_LSE, conv, w);
       const long first = g.range(1, P.n_k - 1);
       for (long t = 0; t < P.n_k - 1 && cut == 0; ++t) {
         const long c = 1 + (first - 1 + t) % (P.n_k - 1);
@@ -628,7 +664,7 @@ law_result law_lse_merge(const check_run& cx) {
     L.add(attend_call<T>(h2s.back(), l2.back()));
   }
   L.run();
-  const auto [u, mu] = units<T>(cx);
+  const auto U = units<T>(cx);
   L.each_case(ks, 3, [&](std::size_t i) { return describe(ps[i], lp[i]) + "\ncut = " + std::to_string(cuts[i]); },
               [&](std::size_t i, const describer& desc) {
                 std::vector<double> o, lse, o1, lse1, o2, lse2;
@@ -639,8 +675,8 @@ law_result law_lse_merge(const check_run& cx) {
                   L.fail(ks[i], "a call asked for the log-sum-exp returned none", desc);
                   return false;
                 }
-                const auto B = la::any_order(ps[i], conv, u, mu), B1 = la::any_order(h1s[i], conv, u, mu),
-                           B2 = la::any_order(h2s[i], conv, u, mu);
+                const auto B = la::any_order(ps[i], conv, U), B1 = la::any_order(h1s[i], conv, U),
+                           B2 = la::any_order(h2s[i], conv, U);
                 const law::side whole{o, lse, B}, a{o1, lse1, B1}, b{o2, lse2, B2};
                 const bool ok = record(L, ks[i], ps[i], law::compare(ps[i], a, b, whole),
                                        "the halves at key " + std::to_string(cuts[i]) + " merged by their lse", desc);
@@ -666,7 +702,6 @@ void attend_all_for(const check_run& cx, std::vector<law_result>& out) {
 
 std::vector<law_result> attend_laws(const check_run& cx) {
   std::vector<law_result> out;
-  if (cx.wire != PV_F32) return out;  // the 16-bit wire of version 2 carries attention(), not attend()
   attend_all_for<float>(cx, out);
   if (!cx.float_only) attend_all_for<double>(cx, out);
   return out;
@@ -678,8 +713,7 @@ const law_group_registrar attend_laws_group(op::attend, 0, [](const check_run& c
 // the probe of declines.h: one batch item and head, 2 queries, 3 keys,
 // d = d_v = 4, dense; no capability (no mask, padding, GQA, softcap, sinks,
 // ALiBi or LSE), so that every plugin of version 4 is sent it
-const probe_registrar attend_declines_probe(op::attend, [](const check_run& cx, pv_dtype t) {
-  if (cx.wire != PV_F32) return std::vector<call>{};
+const probe_registrar attend_declines_probe(op::attend, [](const check_run&, pv_dtype t) {
   problem P;
   P.n_q = 2, P.n_k = 3, P.d = P.d_v = 4;
   P.allocate();

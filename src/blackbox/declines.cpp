@@ -2,6 +2,7 @@
 
 #include "sandbox/half_formats.h"
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <utility>
@@ -38,6 +39,27 @@ std::vector<unsigned char> widen(const std::vector<unsigned char>& b, pv_dtype t
   return r;
 }
 
+/// The result bytes of a call sent with 16-bit values (`sent`), widened to
+/// float32 output by output in the row's order; an output of its own type
+/// (attend's float64 log-sum-exp) is kept as it is.
+std::vector<unsigned char> widen_result(const call& sent, const std::vector<unsigned char>& b) {
+  std::vector<unsigned char> r;
+  std::size_t at = 0;
+  for (const auto& buf : sent.row().buffers) {
+    if (buf.use == sandbox::role::in || at >= b.size()) continue;
+    const std::size_t n = std::min(sent.bytes(buf), b.size() - at);
+    const std::vector<unsigned char> part(b.begin() + long(at), b.begin() + long(at + n));
+    const auto w = buf.type == sandbox::elem::dtype ? widen(part, sent.t) : part;
+    r.insert(r.end(), w.begin(), w.end());
+    at += n;
+  }
+  if (at < b.size()) {  // more than the outputs (a garbled answer): as before, all of it 16-bit
+    const auto w = widen(std::vector<unsigned char>(b.begin() + long(at), b.end()), sent.t);
+    r.insert(r.end(), w.begin(), w.end());
+  }
+  return r;
+}
+
 }  // namespace
 
 std::string declaration_of(const call& c) { return declaration_of(c, c.t); }
@@ -63,7 +85,7 @@ std::vector<result> send(const check_run& cx, const std::vector<call>& calls) {
     }
   auto res = run_batch(cx.lib, sent, cx.ro);
   for (std::size_t i = 0; i < res.size() && i < sent.size(); ++i)
-    if (sent[i].t == cx.wire) res[i].out = widen(res[i].out, cx.wire);
+    if (sent[i].t == cx.wire) res[i].out = widen_result(sent[i], res[i].out);
   return res;
 }
 

@@ -48,7 +48,8 @@ TEST(AttendCheck, TheBuiltinTiledKernelPassesEveryAttendLaw) {
   const report rep = read(dir + "/builtin-attend-tiled.json");
   for (const char* law : {"attend.reference", "attend.support", "attend.gqa_repeat", "attend.causal_prefix",
                           "attend.decode_rows", "attend.padding", "attend.lse_merge"})
-    for (const char* t : {"float32", "float64"}) {
+    // float16 and bfloat16 too: it declares them (dtypes); stored there, computed in float, the lse float64
+    for (const char* t : {"float32", "float64", "float16", "bfloat16"}) {
       const std::string id = std::string(law) + "[" + t + "]";
       EXPECT_EQ(rep.verdict.count(id) ? rep.verdict.at(id) : "missing", "passed") << id;
     }
@@ -75,6 +76,9 @@ TEST(AttendCheck, EachMutantFailsItsLawWithItsClassNamed) {
       {"attend_empty_rows_nan", "attend.reference[float32]", "empty-row convention: its empty rows hold NaN, it declares zeros"},
       {"attend_lse_log2", "attend.lse_merge[float32]", "log-sum-exp in base 2"},
       {"attend_lse_log2", "attend.reference[float32]", "log-sum-exp in base 2"},
+      // float16 storage computed in float16: the advice is rechecked before it is given
+      {"attend_f16_arith", "attend.reference[float16]",
+       "none fails: if the kernel is meant to compute so, declare it with --accuracy float16"},
   };
   std::map<std::string, report> seen;
   for (const auto& e : cases) {

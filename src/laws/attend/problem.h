@@ -39,6 +39,22 @@
 //   B_lse = D + gamma_{4n+4} + n mu + 2 u (|lse| + |m|) + u.
 // An empty row is exact (B = 0): zeros and NaN are what they are; the mean
 // of V is bounded by gamma_{n+1} mean_j |v_jc|.
+//
+// A storage class (a 16-bit wire, or --accuracy float16 / bfloat16: q, k, v
+// and out stored at u_s, the arithmetic at u) is counted as attention.
+// reference counts it (laws/attention/any_order_bound.h): gamma_{d+3} becomes
+// gamma_{d+3} (1 + g_s) + g_s in e_j and gamma_{4n+4} becomes
+// (1 + u_s)^2 (1 + gamma_{4n+4}) - 1, g_s = (1 + u_s)^2 - 1; a 16-bit p v
+// accumulator (u_pv, subnormal spacing eta_pv) multiplies the latter's
+// 1 + ... by 1 + gamma_{2n+2}(u_pv) and adds (2n + 2) eta_pv. The laws hand
+// the kernel inputs already in the format, so these two roundings per product
+// are what an eager composition in the dtype spends on its intermediates: the
+// scores stored and scaled in the format (2 u_s |s_j| <= g_s a_j), the
+// probabilities and the output stored ((1 + u_s)^2). The mean of an
+// empty row gets (1 + g_s)(1 + gamma_{n+1}) - 1. The stored output may be
+// subnormal: + eta_s / 2, eta_s the format's subnormal spacing (the laws hand
+// the kernel inputs already in the format, so no input underflows). The lse
+// is binary64 and not stored; it keeps its bound with these e_j and gamma.
 #pragma once
 
 #include "numerics/scalar.h"
@@ -236,18 +252,31 @@ inline hp gamma_n(long n, const hp& u) {
   return nu < 1 ? hp(nu / (1 - nu)) : hp(std::numeric_limits<double>::infinity());
 }
 
-/// The a-priori bounds of every output entry and lse (file comment): u the
-/// unit roundoff judged, mu the smallest normal of the format it computes in.
+/// The a-priori bounds of every output entry and lse (file comment).
 struct bounds {
   std::vector<hp> out, lse;
 };
 
-inline bounds any_order(const problem& P, empty_rows conv, const hp& u, const hp& mu) {
+/// The unit roundoffs a bound is computed at (check_run.h's
+/// attention_units): u the arithmetic's, mu the smallest normal of the format
+/// it computes in, us and eta_s a storage format's unit roundoff and
+/// subnormal spacing (0: none), upv and eta_pv a 16-bit
+/// p v accumulator's (0: none).
+struct units {
+  hp u, mu, us = hp(0), eta_s = hp(0), upv = hp(0), eta_pv = hp(0);
+};
+
+inline bounds any_order(const problem& P, empty_rows conv, const units& U) {
+  const hp &u = U.u, &mu = U.mu;
   bounds B;
   B.out.assign(P.out_size(), hp(0));
   B.lse.assign(P.lse_size(), hp(0));
   const long n = P.n_k + 1;
-  const hp gd = gamma_n(P.d + 3, u), gn = gamma_n(4 * n + 4, u);
+  const hp gs = (1 + U.us) * (1 + U.us) - 1;
+  const hp gd = gamma_n(P.d + 3, u) * (1 + gs) + gs, gn0 = gs + gamma_n(4 * n + 4, u) * (1 + gs),
+           gn = U.upv > 0 ? hp((1 + gn0) * (1 + gamma_n(2 * n + 2, U.upv)) - 1) : gn0;
+  // out rounded into the storage format may land among its subnormals
+  const hp under_pv = (U.upv > 0 ? hp(hp(2.0 * double(n) + 2) * U.eta_pv) : hp(0)) + U.eta_s / 2;
   const bool sinks = !P.sink.empty();
   for (long b = 0; b < P.batch; ++b)
     for (long h = 0; h < P.h_q; ++h) {
@@ -260,7 +289,8 @@ inline bounds any_order(const problem& P, empty_rows conv, const hp& u, const hp
             for (long c = 0; c < P.d_v; ++c) {
               hp s = 0;
               for (long j = 0; j < nv; ++j) s += abs(hp(P.v[P.vi(b, j, g, c)]));
-              B.out[P.oi(b, i, h, c)] = nv > 0 ? hp(gamma_n(nv + 1, u) * s / hp(double(nv))) : hp(0);
+              B.out[P.oi(b, i, h, c)] =
+                  nv > 0 ? hp(((1 + gs) * (1 + gamma_n(nv + 1, u)) - 1) * s / hp(double(nv)) + U.eta_s / 2) : hp(0);
             }
           }
           continue;
@@ -287,13 +317,17 @@ inline bounds any_order(const problem& P, empty_rows conv, const hp& u, const hp
             S += e[t] * av;
             if (vmax < av) vmax = av;
           }
-          B.out[P.oi(b, i, h, c)] = rel * (S / z) + hp(double(n)) * mu * vmax;
+          B.out[P.oi(b, i, h, c)] = rel * (S / z) + hp(double(n)) * mu * vmax + under_pv;
         }
         const hp lse = m + log(z);
         B.lse[P.li(b, h, i)] = D + gn + hp(double(n)) * mu + 2 * u * (abs(lse) + abs(m)) + u;
       }
     }
   return B;
+}
+
+inline bounds any_order(const problem& P, empty_rows conv, const hp& u, const hp& mu) {
+  return any_order(P, conv, units{u, mu});
 }
 
 /// The bound in words (each attend law quotes it in its tolerance).
@@ -303,7 +337,10 @@ inline std::string any_order_rule() {
          "sink), D = max over the visible keys (and the sink) of gamma_{d+3} |scale| sum_l |q_l k_jl| "
          "[+ u |x_j| + 5u |t_j| with softcap, tanh within 4 ulps] [+ 3u |alibi_j| + u |s_j| with ALiBi] "
          "+ 2u |s_j| (exp2 with log2 e folded into the scale) + u |s_j - m| + 2u (an a-priori bound against the exact value for sums over keys in any order, "
-         "blocked or streamed; mu = smallest normal; empty rows exact)";
+         "blocked or streamed; mu = smallest normal; empty rows exact; under a storage class of unit "
+         "roundoff u_s, q, k, v and out stored at u_s and the sums at the arithmetic's u: gamma_{d+3} (1 + g_s) "
+         "+ g_s for gamma_{d+3} and (1 + u_s)^2 (1 + gamma_{4n+4}) - 1 for gamma_{4n+4}, g_s = (1 + u_s)^2 - 1, "
+         "as attention.reference counts it, + eta_s / 2 for a subnormal output, inputs drawn in the format)";
 }
 
 }  // namespace pv::laws::attend

@@ -150,6 +150,33 @@ TEST(AttendProblem, TheBoundHoldsForAFloatEvaluationAndIsNotVacuous) {
     }
 }
 
+// float16 storage (a 16-bit wire): inputs already float16, float arithmetic,
+// the output rounded to float16. The storage terms are what admits it: the
+// float32 bound alone does not, and without storage the bound is unchanged.
+TEST(AttendProblem, StorageCountsTheOutputRoundedToFloat16AndNothingWithoutIt) {
+  problem P = one(3, 6, 8, 3);
+  for (std::size_t i = 0; i < P.q.size(); ++i) P.q[i] = double(_Float16(std::sin(double(i) + 1) * 2));
+  for (std::size_t i = 0; i < P.k.size(); ++i) P.k[i] = double(_Float16(std::cos(double(i) * 1.7) * 2));
+  for (std::size_t i = 0; i < P.v.size(); ++i) P.v[i] = double(_Float16(std::sin(double(i) * 0.3) * 5));
+  P.v[0] = double(_Float16(3e-6));  // a value among float16's subnormals
+  const exact E = reference(P, empty_rows::zeros);
+  const hp u = hp(std::ldexp(1.0, -24)), mu = hp(std::numeric_limits<float>::min());
+  const bounds B32 = any_order(P, empty_rows::zeros, u, mu);
+  const bounds B0 = any_order(P, empty_rows::zeros, units{u, mu});
+  const bounds B16 = any_order(P, empty_rows::zeros, units{u, mu, hp(std::ldexp(1.0, -11)), hp(std::ldexp(1.0, -24))});
+  bool needs_storage = false;
+  for (std::size_t e = 0; e < E.out.size(); ++e) {
+    EXPECT_EQ(B0.out[e], B32.out[e]) << "no storage: the float32 bound, bit for bit";
+    const hp stored = hp(double(_Float16(double(E.out[e]))));
+    const hp err = abs(stored - E.out[e]);
+    EXPECT_LE(err, B16.out[e]) << "entry " << e;
+    EXPECT_LT(B16.out[e], hp(5.0 / 64)) << "not vacuous: below 1/64 of max |v|";
+    needs_storage = needs_storage || err > B32.out[e];
+  }
+  EXPECT_TRUE(needs_storage) << "the float32 bound alone admits a float16 output: the test would prove nothing";
+  for (std::size_t e = 0; e < E.lse.size(); ++e) EXPECT_GE(B16.lse[e], B32.lse[e]);
+}
+
 }  // namespace
 }  // namespace laws_attend_problem_test
 }  // namespace pv::laws::attend
