@@ -435,14 +435,20 @@ int run(const std::vector<std::string>& args) {
     // the parts: each member at each position range, in runs of panel_seeds_per_part seeds
     std::vector<std::vector<std::string>> units;
     std::vector<std::size_t> member_of;
-    for (std::size_t m = 0; m < libs.size(); ++m)
-      for (double mp : mps)
+    for (std::size_t m = 0; m < libs.size(); ++m) {
+      std::vector<double> ranges = mps;  // a library that does not load says why in its worker
+      try {
+        ranges = position_ranges(probe_library(member_library(libs[m]), cx.ro.timeout_ms), mps);
+      } catch (const std::exception&) {
+      }
+      for (double mp : ranges)
         for (int s = 0; s < seeds; s += panel_seeds_per_part) {
           units.push_back({"--seed", std::to_string(cx.seed + std::uint64_t(s)), "--seeds",
                            std::to_string(std::min(panel_seeds_per_part, seeds - s)), "--max-position",
                            to_decimal(mp), libs[m]});
           member_of.push_back(m);
         }
+    }
     if (const int jobs = library_jobs(a.jobs, units.size()); jobs > 1) {
       std::vector<json> members, parts;
       try {

@@ -10,6 +10,7 @@
 #include "core/input.h"
 #include "core/text.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -43,12 +44,19 @@ json law_row(const std::string& id, const worst& w) {
 
 }  // namespace
 
+std::vector<double> position_ranges(const sandbox::impl_info& lib, const std::vector<double>& max_positions) {
+  if (max_positions.empty() || lib.has(sandbox::op::rope) || lib.has(sandbox::op::sinusoid)) return max_positions;
+  return {max_positions.front()};
+}
+
+std::string member_library(const std::string& given) { return given.substr(0, given.rfind('@')); }
+
 json panel_member(blackbox::check_run& cx, const std::string& given, int seeds,
                   const std::vector<double>& max_positions) {
   const std::uint64_t seed0 = cx.seed;
   // LIB.so@CLASS: a member whose arithmetic is coarser than its interface (--accuracy CLASS)
   const auto at = given.rfind('@');
-  const std::string lib = given.substr(0, at);
+  const std::string lib = member_library(given);
   try {
     cx.accuracy = parse_accuracy(at == std::string::npos ? "" : given.substr(at + 1));
     cx.accuracy_given = at != std::string::npos;
@@ -61,7 +69,8 @@ json panel_member(blackbox::check_run& cx, const std::string& given, int seeds,
   cx.scaled_defaults = (cx.lib.rope_caps & PV_ROPE_SCALED) != 0;
   std::map<std::string, worst> per_law;
   std::vector<std::string> order, failures;
-  for (double mp : max_positions)
+  const std::vector<double> ranges = position_ranges(cx.lib, max_positions);
+  for (double mp : ranges)
     for (int s = 0; s < seeds; ++s) {
       cx.seed = seed0 + std::uint64_t(s);
       cx.max_position = mp;
@@ -90,6 +99,9 @@ json panel_member(blackbox::check_run& cx, const std::string& given, int seeds,
   row.set("member", json::string(cx.lib.name));
   row.set("library", json::string(lib));
   row.set("accuracy", json::string(cx.accuracy.name.empty() ? "dtype" : cx.accuracy.name));
+  json mps = json::array();
+  for (double m : ranges) mps.push(json::number(to_decimal(m)));
+  row.set("max_positions", mps);
   json laws = json::array();
   for (const auto& id : order) laws.push(law_row(id, per_law[id]));
   row.set("laws", laws);
@@ -103,8 +115,15 @@ json join_member_parts(const std::vector<json>& parts) {
   if (parts.empty()) throw std::invalid_argument("join_member_parts: no part");
   std::map<std::string, worst> per_law;
   std::vector<std::string> order;
-  json failures = json::array();
+  json failures = json::array(), mps = json::array();
+  std::vector<std::string> ranges;  // the parts' position ranges, in order, once each
   for (const auto& p : parts) {
+    if (const json* m = p.find("max_positions"))
+      for (const auto& kv : m->items())
+        if (std::find(ranges.begin(), ranges.end(), number_text(kv.second)) == ranges.end()) {
+          ranges.push_back(number_text(kv.second));
+          mps.push(kv.second);
+        }
     for (const auto& kv : p.find("laws")->items()) {
       const json& l = kv.second;
       const std::string id = l.find("law")->as_string();
@@ -122,6 +141,7 @@ json join_member_parts(const std::vector<json>& parts) {
   }
   json row = json::object();
   for (const char* k : {"member", "library", "accuracy"}) row.set(k, *parts.front().find(k));
+  row.set("max_positions", mps);
   json laws = json::array();
   for (const auto& id : order) laws.push(law_row(id, per_law[id]));
   row.set("laws", laws);

@@ -13,9 +13,17 @@
 
 namespace pv::mutation {
 
+/// The position ranges a member runs at: every one of `max_positions` for a
+/// library with rope() or sinusoid(), the first alone for one without (no
+/// other law reads positions: a second range would run the same cases again).
+std::vector<double> position_ranges(const sandbox::impl_info& lib, const std::vector<double>& max_positions);
+
+/// The library of a --panel entry LIB.so or LIB.so@CLASS.
+std::string member_library(const std::string& given);
+
 /// Runs every law of each member of `libs` (LIB.so, or LIB.so@CLASS for a
 /// member declaring an accuracy class) at `seeds` seeds from cx.seed and at
-/// each of `max_positions`; a line per member on stdout. Throws load_error
+/// each of its position_ranges; a line per member on stdout. Throws load_error
 /// for a member that cannot be loaded, usage_error for a bad @CLASS.
 json run_panel(blackbox::check_run& cx, const std::vector<std::string>& libs, int seeds,
                const std::vector<double>& max_positions);

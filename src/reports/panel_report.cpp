@@ -28,7 +28,12 @@ std::string panel_markdown(const json& j) {
   for (const auto& kv : j.find("members")->items()) {
     const json& row = kv.second;
     const std::string acc = row.find("accuracy")->as_string();
+    std::string ranges;
+    if (const json* m = row.find("max_positions"); m && m->size() < j.find("max_positions")->size())
+      for (const auto& kv : m->items()) ranges += " " + md::num(std::stod(number_text(kv.second)));
     md += "## " + text::markdown_code(row.find("member")->as_string()) + (acc == "dtype" ? "" : " (--accuracy " + acc + ")") +
+          (ranges.empty() ? "" : "\n\nNo rope() or sinusoid(): no law reads positions, so one range (--max-position" +
+                                     ranges + ")") +
           "\n\n| law | runs | failed | worst error / tolerance | where |\n|---|---|---|---|---|\n";
     for (const auto& lk : row.find("laws")->items()) {
       const json& l = lk.second;
