@@ -61,7 +61,7 @@ static int attend_visible(const pv_attention_problem *p, int64_t b, int64_t i, i
   return 1;
 }
 
-#define PV_ATTEND_KERNEL(NAME, T, EXP, TANH, LOG, SQRT)                                                   \
+#define PV_ATTEND_KERNEL(NAME, T, EXP, TANH, LOG, SQRT, ACC)                                                \
   static void NAME(const pv_attention_problem *p, const T *q, const T *k, const T *v, T *out, double *lse) { \
     const T scale = p->scale != 0 ? (T)p->scale : (T)1 / SQRT((T)p->d);                                 \
     const T cap = (T)p->softcap;                                                                         \
@@ -100,13 +100,13 @@ static int attend_visible(const pv_attention_problem *p, int64_t b, int64_t i, i
             const T mn = mt > m ? mt : m;                                                                \
             const T corr = m == -(T)INFINITY ? (T)0 : EXP(m - mn);                                       \
             l *= corr;                                                                                   \
-            for (int64_t c = 0; c < p->d_v; ++c) o[c] *= corr;                                           \
+            for (int64_t c = 0; c < p->d_v; ++c) o[c] = ACC(o[c] * corr);                               \
             for (int64_t j = j0; j < j1; ++j) {                                                          \
               if (!attend_visible(p, b, i, j)) continue;                                                 \
               const T *vj = v + b * p->v_stride[0] + j * p->v_stride[1] + g * p->v_stride[2];            \
               const T e = EXP(s[j - j0] - mn);                                                           \
               l += e;                                                                                    \
-              for (int64_t c = 0; c < p->d_v; ++c) o[c] += e * vj[c];                                    \
+              for (int64_t c = 0; c < p->d_v; ++c) o[c] = ACC(o[c] + e * vj[c]);                        \
             }                                                                                            \
             m = mn;                                                                                      \
           }                                                                                              \
@@ -120,8 +120,12 @@ static int attend_visible(const pv_attention_problem *p, int64_t b, int64_t i, i
       }                                                                                                  \
   }
 
-PV_ATTEND_KERNEL(attend_f32, float, expf, tanhf, logf, sqrtf)
-PV_ATTEND_KERNEL(attend_f64, double, exp, tanh, log, sqrt)
+/* ACC rounds what the p v accumulator holds: as it is, or to float16 (a mutant) */
+#define PV_ATTEND_ACC_SAME(x) (x)
+#define PV_ATTEND_ACC_F16(x) ((float)(_Float16)(x))
+
+PV_ATTEND_KERNEL(attend_f32, float, expf, tanhf, logf, sqrtf, PV_ATTEND_ACC_SAME)
+PV_ATTEND_KERNEL(attend_f64, double, exp, tanh, log, sqrt, PV_ATTEND_ACC_SAME)
 
 /* float16 and bfloat16 storage (PV_ATTEND_DTYPES): q, k and v widened to
  * float, the float kernel above, each output row rounded to nearest even;
@@ -166,7 +170,12 @@ static float *attend_widen(pv_dtype t, const void *x, size_t n) {
 
 #ifdef PV_ATTEND_F16_ARITH
 /* the mutant attend_f16_arith: float16 storage computed in float16 too */
-PV_ATTEND_KERNEL(attend_h, _Float16, expf, tanhf, logf, sqrtf)
+PV_ATTEND_KERNEL(attend_h, _Float16, expf, tanhf, logf, sqrtf, PV_ATTEND_ACC_SAME)
+#endif
+#ifdef PV_ATTEND_PV_F16
+/* the mutant attend_f16_pv_overflow: scores and sums in float, the p v
+ * accumulator (its rescaling and each addition) rounded to float16 */
+PV_ATTEND_KERNEL(attend_pv16, float, expf, tanhf, logf, sqrtf, PV_ATTEND_ACC_F16)
 #endif
 
 static int attend_16(pv_dtype t, const pv_attention_problem *p, const void *q, const void *k, const void *v, void *out,
@@ -185,7 +194,11 @@ static int attend_16(pv_dtype t, const pv_attention_problem *p, const void *q, c
         *fo = malloc((no ? no : 1) * sizeof(float));
   int rc = 3;
   if (fq && fk && fv && fo) {
-    attend_f32(p, fq, fk, fv, fo, lse);
+#ifdef PV_ATTEND_PV_F16
+    if (t == PV_F16) attend_pv16(p, fq, fk, fv, fo, lse);
+    else
+#endif
+      attend_f32(p, fq, fk, fv, fo, lse);
     for (int64_t b = 0; b < p->batch; ++b)
       for (int64_t i = 0; i < p->n_q; ++i)
         for (int64_t h = 0; h < p->h_q; ++h) {

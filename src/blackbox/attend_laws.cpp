@@ -10,6 +10,7 @@
 #include "blackbox/law_run.h"
 #include "blackbox/laws.h"
 #include "laws/attend/causal_prefix.h"
+#include "laws/attend/convex_hull.h"
 #include "laws/attend/decode_rows.h"
 #include "laws/attend/gqa_repeat.h"
 #include "laws/attend/lse_merge.h"
@@ -688,6 +689,59 @@ law_result law_lse_merge(const check_run& cx) {
 }
 
 template <class T>
+law_result law_attend_convex_hull(const check_run& cx) {
+  namespace law = laws::attend_convex_hull;
+  law_run L(cx, law::id, type_name<T>(), "", law::statement(), law::tolerance_rule());
+  if (!L.selected()) return L.finish();
+  const auto ks = L.case_indices();
+  const auto conv = convention(cx);
+  // F: the format V is stored in; A: the arithmetic's (file comment of convex_hull.h)
+  const bool coarse = double(cx.accuracy.u) > double(unit_roundoff<T>());
+  const double F = coarse ? cx.accuracy.max : double(std::numeric_limits<T>::max()),
+               A = coarse && (cx.accuracy.accumulate || cx.accuracy.accumulate_pv) ? cx.accuracy.max
+                                                                                  : double(std::numeric_limits<T>::max());
+  const std::string format = coarse ? cx.accuracy.name : std::string(type_name<T>());
+  std::vector<problem> ps;
+  std::vector<layouts> ls;
+  for (int k : ks) {
+    auto g = L.rng_for(k);
+    problem P = draw<T>(cx, g, k, cx.lib.attend_caps, conv, {});
+    const double M = law::magnitude(P, F, A);
+    for (auto& x : P.q) x = stored<T>(cx, x / 16);  // nearly equal weights
+    std::vector<double> sign(std::size_t(P.d_v));
+    for (auto& s : sign) s = g.range(0, 1) ? 1.0 : -1.0;
+    for (std::size_t e = 0; e < P.v.size(); ++e)
+      P.v[e] = stored<T>(cx, sign[e % std::size_t(P.d_v)] * M * g.real(0.5, 1.0));
+    ps.push_back(std::move(P));
+    ls.push_back(draw_layouts(g, ps.back()));
+    L.add(attend_call<T>(ps.back(), ls.back()));
+  }
+  L.run();
+  const auto U = units<T>(cx);
+  L.each_case(ks, 1, [&](std::size_t i) { return describe(ps[i], ls[i]); },
+              [&](std::size_t i, const describer& desc) {
+                const problem& P = ps[i];
+                std::vector<double> out, lse;
+                read_back<T>(P, ls[i], L.results()[i], out, lse);
+                hp over = 0;
+                const auto w = law::compare(P, out, la::any_order(P, conv, U), &over);
+                if (!w.found) return true;
+                const bool ok = L.within(ks[i], w.diff, w.bound,
+                                         entry_of(P, w.index, false) + ": got " + to_decimal(w.got) +
+                                             ", the values it sees end at " + to_decimal(w.other),
+                                         desc);
+                if (!ok && !std::isfinite(w.got) && over > hp(F))
+                  L.diagnose(format + " accumulation overflow: every value the row sees is finite and its output "
+                                      "lies among them, yet it is " + to_decimal(w.got) +
+                             "; the unnormalised sum of e^{s_j - m} |v_jc| reaches " + to_decimal(over.convert_to<double>()) +
+                             ", past " + to_decimal(F) + ", the largest " + format +
+                             " value: a sum of p v kept in " + format + " overflows before the division");
+                return ok;
+              });
+  return L.finish();
+}
+
+template <class T>
 void attend_all_for(const check_run& cx, std::vector<law_result>& out) {
   out.push_back(law_attend_reference<T>(cx));
   out.push_back(law_support<T>(cx));
@@ -696,6 +750,7 @@ void attend_all_for(const check_run& cx, std::vector<law_result>& out) {
   out.push_back(law_decode_rows<T>(cx));
   out.push_back(law_padding<T>(cx));
   out.push_back(law_lse_merge<T>(cx));
+  out.push_back(law_attend_convex_hull<T>(cx));
 }
 
 }  // namespace

@@ -448,7 +448,7 @@ TEST(CheckMutation, EveryMutantIsCaught) {
         "flux.text_identity", "flux.per_axis_shift", "flux.same_row_col",
         "flux.nonsquare_grid", "sinusoid.reference", "sinusoid.linear_shift", "sinusoid.rows", "attention.shapes",
         "attend.reference", "attend.support", "attend.gqa_repeat", "attend.causal_prefix", "attend.decode_rows",
-        "attend.padding", "attend.lse_merge"})
+        "attend.padding", "attend.lse_merge", "attend.convex_hull"})
     EXPECT_TRUE(all_failed.count(law)) << law << " caught no mutant";
   // and on numbers, not only through the sandbox
   const std::pair<const char*, const char*> numeric[] = {
@@ -476,7 +476,9 @@ TEST(CheckMutation, EveryMutantIsCaught) {
       {"attend_sinks_dropped", "attend.reference"},
       {"attend_reads_padding", "attend.padding"},
       {"attend_empty_rows_nan", "attend.reference"},
-      {"attend_lse_log2", "attend.lse_merge"}};
+      {"attend_lse_log2", "attend.lse_merge"},
+      {"attend_f16_arith", "attend.reference"},
+      {"attend_f16_pv_overflow", "attend.convex_hull"}};
   for (const auto& [m, law] : numeric) EXPECT_TRUE(failed_laws[m].count(law)) << m << " should fail " << law;
 }
 

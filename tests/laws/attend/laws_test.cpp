@@ -1,9 +1,10 @@
 // The attend.* laws written once (laws/attend/): what each builds from a
 // problem (the repeated heads, the changed keys, the square causal call, the
 // poisoned padding and the items alone, the support probe, the halves of a
-// cut) and how each
+// cut, the values near the format's largest) and how each
 // judges, each shown to fail on the error it is there for.
 #include "laws/attend/causal_prefix.h"
+#include "laws/attend/convex_hull.h"
 #include "laws/attend/decode_rows.h"
 #include "laws/attend/gqa_repeat.h"
 #include "laws/attend/lse_merge.h"
@@ -42,6 +43,43 @@ std::vector<double> doubles(const std::vector<hp>& v) {
   std::vector<double> d;
   for (const hp& x : v) d.push_back(x.convert_to<double>());
   return d;
+}
+
+// The exact output lies in the hull; an infinity, or a value outside the
+// hull by more than B, does not; the unnormalised sum of the worst row is
+// what a float16 accumulator would have had to hold.
+TEST(AttendLaws, ConvexHullHoldsForTheExactOutputAndNotForAnOverflow) {
+  problem P = drawn(1, 2, 1, 3, 9, 4, 2);
+  P.sink = {0.5, -2.0};
+  const double M = attend_convex_hull::magnitude(P, 65504, 3.4028234663852886e38);
+  EXPECT_EQ(M, 65504 / 2.0) << "float16 storage, float32 arithmetic: F / 2";
+  EXPECT_EQ(attend_convex_hull::magnitude(P, 3.4028234663852886e38, 3.4028234663852886e38),
+            3.4028234663852886e38 / 40) << "storage and arithmetic alike: A / (4 (n_k + 1))";
+  for (std::size_t e = 0; e < P.v.size(); ++e) P.v[e] = (e % 2 ? -1 : 1) * M * (0.5 + 0.5 * std::fabs(std::sin(double(e))));
+  for (auto& q : P.q) q /= 16;
+  const auto B = attend::any_order(P, empty_rows::zeros, hp(0x1p-24), hp(0x1p-126));
+  auto out = doubles(attend::reference(P, empty_rows::zeros).out);
+  hp over = 0;
+  auto w = attend_convex_hull::compare(P, out, B, &over);
+  EXPECT_TRUE(w.within());
+  EXPECT_EQ(w.ratio, 0) << "inside the hull: no distance at all";
+  out[3] = INFINITY;
+  w = attend_convex_hull::compare(P, out, B, &over);
+  EXPECT_FALSE(w.within());
+  EXPECT_EQ(w.index, 3u);
+  EXPECT_GT(over, hp(65504)) << "nine keys of nearly equal weight at F/4 to F/2 pass float16's largest value";
+  // just outside the hull by twice the bound: caught; by half of it: within
+  out = doubles(attend::reference(P, empty_rows::zeros).out);
+  for (long i = 0; i < P.n_q; ++i) {
+    hp hi = 0;  // column 0 of head 0 has the positive values (and the sink's 0)
+    for (long j = 0; j < P.n_k; ++j) hi = std::max(hi, hp(P.v[P.vi(0, j, 0, 0)]));
+    const std::size_t e = P.oi(0, i, 0, 0);
+    out[e] = (hi + 2 * B.out[e]).convert_to<double>();
+    EXPECT_FALSE(attend_convex_hull::compare(P, out, B).within()) << "row " << i;
+    out[e] = (hi + B.out[e] / 2).convert_to<double>();
+    EXPECT_TRUE(attend_convex_hull::compare(P, out, B).within()) << "row " << i;
+    out[e] = attend::reference(P, empty_rows::zeros).out[e].convert_to<double>();
+  }
 }
 
 TEST(AttendLaws, ReferenceNamesTheVariantAWrongKernelComputes) {
