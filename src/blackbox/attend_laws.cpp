@@ -306,6 +306,29 @@ bool record(law_run& L, int k, const problem& P, const laws::attend_compare::wor
                   desc);
 }
 
+/// The cases of a law that makes one attend() call per case: case k's
+/// problem from make(g, k) (its layouts drawn after it, from the same
+/// generator), the calls run, and judge(i, P, out, lse, desc) on the output
+/// of case i read back dense; judge returns whether the case holds.
+template <class T, class Make, class Judge>
+void one_call_cases(law_run& L, const std::vector<int>& ks, Make make, Judge judge) {
+  std::vector<problem> ps;
+  std::vector<layouts> ls;
+  for (int k : ks) {
+    auto g = L.rng_for(k);
+    ps.push_back(make(g, k));
+    ls.push_back(draw_layouts(g, ps.back()));
+    L.add(attend_call<T>(ps.back(), ls.back()));
+  }
+  L.run();
+  L.each_case(ks, 1, [&](std::size_t i) { return describe(ps[i], ls[i]); },
+              [&](std::size_t i, const describer& desc) {
+                std::vector<double> out, lse;
+                read_back<T>(ps[i], ls[i], L.results()[i], out, lse);
+                return judge(ps[i], out, lse, ks[i], desc);
+              });
+}
+
 template <class T>
 law_result law_attend_reference(const check_run& cx) {
   namespace law = laws::attend_reference;
@@ -313,25 +336,15 @@ law_result law_attend_reference(const check_run& cx) {
   if (!L.selected()) return L.finish();
   const auto ks = L.case_indices();
   const auto conv = convention(cx);
-  std::vector<problem> ps;
-  std::vector<layouts> ls;
-  for (int k : ks) {
-    auto g = L.rng_for(k);
-    ps.push_back(draw<T>(cx, g, k, cx.lib.attend_caps, conv, {}));
-    ls.push_back(draw_layouts(g, ps.back()));
-    L.add(attend_call<T>(ps.back(), ls.back()));
-  }
-  L.run();
   const auto U = units<T>(cx);
-  L.each_case(ks, 1, [&](std::size_t i) { return describe(ps[i], ls[i]); },
-              [&](std::size_t i, const describer& desc) {
-                const problem& P = ps[i];
-                std::vector<double> out, lse;
-                read_back<T>(P, ls[i], L.results()[i], out, lse);
+  one_call_cases<T>(
+      L, ks, [&](rng& g, int k) { return draw<T>(cx, g, k, cx.lib.attend_caps, conv, {}); },
+      [&](const problem& P, const std::vector<double>& out, const std::vector<double>& lse, int k,
+          const describer& desc) {
                 const auto E = la::reference(P, conv);
                 const auto B = la::any_order(P, conv, U);
                 const auto w = law::compare(P, out, lse, E, B);
-                const bool ok = record(L, ks[i], P, w, "exact", desc);
+                const bool ok = record(L, k, P, w, "exact", desc);
                 if (!ok) {
                   // which wrong reading of the problem the output matches
                   std::string dg;
@@ -588,33 +601,23 @@ law_result law_support(const check_run& cx) {
   if (!L.selected()) return L.finish();
   const auto ks = L.case_indices();
   const auto conv = convention(cx);
-  std::vector<problem> ps;
-  std::vector<layouts> ls;
   wants w;
   w.no_extras = true;
   w.small_keys = true;
-  for (int k : ks) {
-    auto g = L.rng_for(k);
-    ps.push_back(law::probe(draw<T>(cx, g, k, cx.lib.attend_caps, conv, w)));
-    ls.push_back(draw_layouts(g, ps.back()));
-    L.add(attend_call<T>(ps.back(), ls.back()));
-  }
-  L.run();
-  L.each_case(ks, 1, [&](std::size_t i) { return describe(ps[i], ls[i]); },
-              [&](std::size_t i, const describer& desc) {
-                const problem& P = ps[i];
-                std::vector<double> out, lse;
-                read_back<T>(P, ls[i], L.results()[i], out, lse);
+  one_call_cases<T>(
+      L, ks, [&](rng& g, int k) { return law::probe(draw<T>(cx, g, k, cx.lib.attend_caps, conv, w)); },
+      [&](const problem& P, const std::vector<double>& out, const std::vector<double>&, int k,
+          const describer& desc) {
                 law::row_support s;
                 if (!law::first_mismatch(P, out, s)) {
-                  L.within(ks[i], hp(0), hp(0), "every row's support", desc);
+                  L.within(k, hp(0), hp(0), "every row's support", desc);
                   return true;
                 }
                 std::string msg = "row (b " + std::to_string(s.b) + ", i " + std::to_string(s.i) + ", h " +
                                   std::to_string(s.h) + ") at position " +
                                   std::to_string(P.q_start[std::size_t(s.b)] + s.i) + " sees keys " +
                                   law::ranges(s.got) + ", the mask lets it see " + law::ranges(s.want);
-                L.fail(ks[i], msg, desc);
+                L.fail(k, msg, desc);
                 if (const std::string dg = law::classify(P, out, s.b); !dg.empty()) L.diagnose(dg);
                 return false;
               });
@@ -701,10 +704,8 @@ law_result law_attend_convex_hull(const check_run& cx) {
                A = coarse && (cx.accuracy.accumulate || cx.accuracy.accumulate_pv) ? cx.accuracy.max
                                                                                   : double(std::numeric_limits<T>::max());
   const std::string format = coarse ? cx.accuracy.name : std::string(type_name<T>());
-  std::vector<problem> ps;
-  std::vector<layouts> ls;
-  for (int k : ks) {
-    auto g = L.rng_for(k);
+  const auto U = units<T>(cx);
+  const auto make = [&](rng& g, int k) {
     problem P = draw<T>(cx, g, k, cx.lib.attend_caps, conv, {});
     const double M = law::magnitude(P, F, A);
     for (auto& x : P.q) x = stored<T>(cx, x / 16);  // nearly equal weights
@@ -712,21 +713,16 @@ law_result law_attend_convex_hull(const check_run& cx) {
     for (auto& s : sign) s = g.range(0, 1) ? 1.0 : -1.0;
     for (std::size_t e = 0; e < P.v.size(); ++e)
       P.v[e] = stored<T>(cx, sign[e % std::size_t(P.d_v)] * M * g.real(0.5, 1.0));
-    ps.push_back(std::move(P));
-    ls.push_back(draw_layouts(g, ps.back()));
-    L.add(attend_call<T>(ps.back(), ls.back()));
-  }
-  L.run();
-  const auto U = units<T>(cx);
-  L.each_case(ks, 1, [&](std::size_t i) { return describe(ps[i], ls[i]); },
-              [&](std::size_t i, const describer& desc) {
-                const problem& P = ps[i];
-                std::vector<double> out, lse;
-                read_back<T>(P, ls[i], L.results()[i], out, lse);
+    return P;
+  };
+  one_call_cases<T>(
+      L, ks, make,
+      [&](const problem& P, const std::vector<double>& out, const std::vector<double>&, int k,
+          const describer& desc) {
                 hp over = 0;
                 const auto w = law::compare(P, out, la::any_order(P, conv, U), &over);
                 if (!w.found) return true;
-                const bool ok = L.within(ks[i], w.diff, w.bound,
+                const bool ok = L.within(k, w.diff, w.bound,
                                          entry_of(P, w.index, false) + ": got " + to_decimal(w.got) +
                                              ", the values it sees end at " + to_decimal(w.other),
                                          desc);

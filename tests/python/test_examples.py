@@ -236,7 +236,7 @@ def test_eager_attention(cls):
 def test_eager_attention_siblings(cls, law, diagnosis):
     """Each wrong sibling fails the law that states what it breaks, and the
     finding names its class."""
-    rc, out = check("eager_attention:" + cls)
+    rc, out = check("eager_attention:" + cls, "--law", law + "[float32]")
     assert rc == 1
     assert fail_line(law + "[float32]") in out
     assert "diagnosis: " + diagnosis in out

@@ -52,8 +52,8 @@
 // scores stored and scaled in the format (2 u_s |s_j| <= g_s a_j), the
 // probabilities and the output stored ((1 + u_s)^2). The mean of an
 // empty row gets (1 + g_s)(1 + gamma_{n+1}) - 1. The stored output may be
-// subnormal: + eta_s / 2, eta_s the format's subnormal spacing (the laws hand
-// the kernel inputs already in the format, so no input underflows). The lse
+// subnormal: + eta_s / 2, eta_s the format's subnormal spacing (no input
+// underflows: each is already in the format). The lse
 // is binary64 and not stored; it keeps its bound with these e_j and gamma.
 #pragma once
 
