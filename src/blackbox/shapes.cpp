@@ -207,6 +207,7 @@ law_result law_shapes(const check_run& cx0) {
   namespace law = laws::attention_shapes;
   const auto cases = shape_cases(cx0);
   check_run cx = cx0;  // one case per shape
+  cx.ro.keep_child = false;  // a case's peak memory is its child's (run_shapes)
   cx.cases = int(cases.size());
   cx.min_cases = std::min(cx0.min_cases, int(cases.size()));
   law_run L(cx, law::id, type_name<T>(), "", law::statement(cx.profile), law::tolerance_rule());

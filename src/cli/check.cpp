@@ -88,9 +88,17 @@ std::string sanitize(const std::string& s) {
   return o;
 }
 
+/// A run whose library keeps its child between batches (runner_options::
+/// keep_child: check's time was mostly forks).
+check_run kept_children() {
+  check_run cx;
+  cx.ro.keep_child = true;
+  return cx;
+}
+
 /// Everything `check` takes from its command line.
 struct check_args {
-  check_run cx;
+  check_run cx = kept_children();
   int min_cases = -1;
   std::string impl, out_dir = "reports", baseline, save_baseline, junit, shard;
   bool shard_given = false;

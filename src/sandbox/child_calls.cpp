@@ -1,5 +1,6 @@
 #include "sandbox/child_calls.h"
 
+#include "sandbox/batch_wire.h"
 #include "sandbox/framing.h"
 #include "sandbox/loading.h"
 #include "sandbox/operations.h"
@@ -150,10 +151,11 @@ std::vector<unsigned char> call_guarded(const callee& f, const call& c, wire_hea
 
 }  // namespace
 
-void child_serve(const std::string& path, const std::vector<call>& calls, std::size_t first,
-                 std::uint64_t memory_limit) {
-  arm_enomem_note();
-  std::string err;
+namespace {
+
+/// The library (or the server) this child calls; a library that fails to
+/// load leaves f empty and says why in err.
+callee load_callee(const std::string& path, std::string& err) {
   callee f;
   if (is_process_spec(path)) {
     f.server = true;
@@ -165,13 +167,20 @@ void child_serve(const std::string& path, const std::vector<call>& calls, std::s
     f.provides = provided_by(*f.impl);
     f.dtypes = offered_dtypes(*f.impl);
   }
-  for (std::size_t i = first; i < calls.size(); ++i) {
+  return f;
+}
+
+/// Runs calls[from..] (the call at position i numbered base + i) and sends
+/// each result.
+void serve(const callee& f, const std::string& err, const std::vector<call>& calls, std::size_t from,
+           std::size_t base, std::uint64_t memory_limit) {
+  for (std::size_t i = from; i < calls.size(); ++i) {
     const call& c = calls[i];
     wire_header h{};
     h.magic = kMagic;
-    h.index = static_cast<std::uint32_t>(i);
+    h.index = static_cast<std::uint32_t>(base + i);
     g_note.index = h.index;
-    const std::string mark = stderr_marker(i);
+    const std::string mark = stderr_marker(base + i);
     (void)!::write(2, mark.data(), mark.size());
     std::vector<unsigned char> out;
     if (!f.impl && !f.server) {
@@ -183,8 +192,28 @@ void child_serve(const std::string& path, const std::vector<call>& calls, std::s
     }
     if (h.st != static_cast<std::uint32_t>(status::ok)) out.clear();
     h.out_len = static_cast<std::uint32_t>(out.size());
-    send(i, h, out);
+    send(base + i, h, out);
   }
+}
+
+}  // namespace
+
+void child_serve(const std::string& path, const std::vector<call>& calls, std::size_t first,
+                 std::uint64_t memory_limit) {
+  arm_enomem_note();
+  std::string err;
+  const callee f = load_callee(path, err);
+  serve(f, err, calls, first, 0, memory_limit);
+  ::_exit(0);
+}
+
+void child_serve_kept(const std::string& path, std::uint64_t memory_limit) {
+  arm_enomem_note();
+  std::string err;
+  const callee f = load_callee(path, err);
+  std::vector<call> calls;
+  std::size_t first = 0;
+  while (read_batch(kCommandFd, first, calls)) serve(f, err, calls, 0, first, memory_limit);
   ::_exit(0);
 }
 

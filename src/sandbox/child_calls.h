@@ -18,4 +18,9 @@ namespace pv::sandbox {
 [[noreturn]] void child_serve(const std::string& path, const std::vector<call>& calls, std::size_t first,
                               std::uint64_t memory_limit);
 
+/// A kept child (runner_options::keep_child): loads the library once, then
+/// runs each batch read from kCommandFd (batch_wire.h) as child_serve runs
+/// one, until posverify closes the channel.
+[[noreturn]] void child_serve_kept(const std::string& path, std::uint64_t memory_limit);
+
 }  // namespace pv::sandbox

@@ -1,5 +1,6 @@
 #include "sandbox/isolation.h"
 
+#include "sandbox/batch_wire.h"
 #include "sandbox/framing.h"
 #include "sandbox/process_adapter.h"
 
@@ -65,7 +66,7 @@ std::uint64_t vm_data_bytes() {
 /// group, death with the parent, no core files, a data-size limit, and a
 /// file table of stdin/stdout on /dev/null, stderr on err_w, the results on
 /// kResultFd and nothing else.
-void child_setup(int res_w, int err_w, const runner_options& o, std::uint64_t data_base, pid_t parent) {
+void child_setup(int res_w, int err_w, int cmd_r, const runner_options& o, std::uint64_t data_base, pid_t parent) {
   for (int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE}) ::signal(s, SIG_DFL);
   for (auto& s : g_live) s = 0;  // posverify's children are not this one's
   ::setpgid(0, 0);
@@ -81,6 +82,7 @@ void child_setup(int res_w, int err_w, const runner_options& o, std::uint64_t da
     else data.rlim_cur = data.rlim_max;
     ::setrlimit(RLIMIT_DATA, &data);
   }
+  if (cmd_r >= 0) ::dup2(cmd_r, kCommandFd);
   ::dup2(res_w, kResultFd);
   const int kept = adopt_server_fds(kResultFd + 1);  // a server's pipes (process_adapter.h)
   ::dup2(err_w, 2);
@@ -89,9 +91,10 @@ void child_setup(int res_w, int err_w, const runner_options& o, std::uint64_t da
     ::dup2(devnull, 0);
     ::dup2(devnull, 1);
   }
-  if (::close_range(3, kResultFd - 1, 0) != 0 || ::close_range(kResultFd + 1 + kept, ~0U, 0) != 0)
+  const int low = cmd_r >= 0 ? kCommandFd : kResultFd;  // the first descriptor kept from 3 up
+  if (::close_range(3, low - 1, 0) != 0 || ::close_range(kResultFd + 1 + kept, ~0U, 0) != 0)
     for (int fd = 3; fd < 65536; ++fd)
-      if (fd < kResultFd || fd > kResultFd + kept) ::close(fd);
+      if (fd < low || fd > kResultFd + kept) ::close(fd);
 }
 
 }  // namespace
@@ -105,6 +108,9 @@ std::string describe_exit(int wstatus) {
   if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == kExitChannelLost)
     return "the process could not send its result to posverify (exit status " + std::to_string(kExitChannelLost) +
            ": the library closed or replaced the result channel, fd " + std::to_string(kResultFd) + ")";
+  if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == kExitBadBatch)
+    return "the process could not read its calls from posverify (exit status " + std::to_string(kExitBadBatch) +
+           ": the library read from or closed the command channel, fd " + std::to_string(kCommandFd) + ")";
   if (WIFEXITED(wstatus)) return "the process exited with status " + std::to_string(WEXITSTATUS(wstatus));
   return "the process ended";
 }
@@ -228,7 +234,7 @@ void child_proc::finish() {
   res = err = -1;
 }
 
-bool spawn(child_proc& c, const runner_options& o) {
+bool spawn(child_proc& c, const runner_options& o, int cmd_r) {
   int rp[2], ep[2];
   if (::pipe2(rp, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
   if (::pipe2(ep, O_CLOEXEC) != 0) {
@@ -245,7 +251,7 @@ bool spawn(child_proc& c, const runner_options& o) {
     throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
   }
   if (pid == 0) {
-    child_setup(rp[1], ep[1], o, base, parent);
+    child_setup(rp[1], ep[1], cmd_r, o, base, parent);
     return true;
   }
   ::setpgid(pid, pid);  // also done by the child: whichever runs first

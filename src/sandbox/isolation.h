@@ -60,10 +60,10 @@ struct child_proc {
 /// Forks a child (see child_setup in isolation.cpp: a clean start with its
 /// own process group, death with the parent, no core files, a data-size
 /// limit, stdin/stdout on /dev/null, stderr on a pipe, the results on
-/// kResultFd and nothing else). Returns true in the child, false in the
-/// parent, where c holds the child. Throws std::runtime_error if pipe or
-/// fork fails.
-bool spawn(child_proc& c, const runner_options& o);
+/// kResultFd, cmd_r (a kept child's command pipe) on kCommandFd when given,
+/// and nothing else). Returns true in the child, false in the parent, where
+/// c holds the child. Throws std::runtime_error if pipe or fork fails.
+bool spawn(child_proc& c, const runner_options& o, int cmd_r = -1);
 
 /// "killed by signal 11 (Segmentation fault)", "the process exited with status 3", ...
 std::string describe_exit(int wstatus);

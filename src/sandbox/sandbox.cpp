@@ -4,6 +4,7 @@
 #include "sandbox/framing.h"
 #include "sandbox/half_formats.h"
 #include "sandbox/isolation.h"
+#include "sandbox/kept_child.h"
 #include "sandbox/length_model.h"
 #include "sandbox/operations.h"
 #include "sandbox/process_adapter.h"
@@ -64,10 +65,12 @@ std::vector<result> run_sent(const impl_info& lib, const std::vector<call>& call
   std::vector<result> res(calls.size());
   std::size_t next = 0;
   while (next < calls.size()) {
-    child_proc c;
+    child_proc fresh;
     ensure_server(lib, o);
-    if (spawn(c, o)) child_serve(lib.path, calls, next, o.memory_limit);
-    bool fatal = false;
+    child_proc* kept = o.keep_child && !is_process_spec(lib.path) ? kept_with_batch(lib, calls, next, o) : nullptr;
+    if (!kept && spawn(fresh, o)) child_serve(lib.path, calls, next, o.memory_limit);
+    child_proc& c = kept ? *kept : fresh;
+    bool fatal = false, clean = true;  // clean: every call came back ok or declined
     auto since = std::chrono::steady_clock::now();
     while (next < calls.size()) {
       const long limit_ms = call_timeout_ms(calls[next], o);
@@ -109,6 +112,7 @@ std::vector<result> run_sent(const impl_info& lib, const std::vector<call>& call
         break;
       }
       R.st = static_cast<status>(h.st);
+      clean = clean && (R.st == status::ok || R.st == status::unsupported);
       R.rc = h.rc;
       R.detail = std::string(h.detail, strnlen(h.detail, sizeof h.detail));
       R.out = std::move(out);
@@ -121,7 +125,8 @@ std::vector<result> run_sent(const impl_info& lib, const std::vector<call>& call
       if (R.st == status::ok) check_finite(calls[next], R);
       ++next;
     }
-    c.finish();
+    if (kept && (fatal || !clean)) end_kept_child();
+    else if (!kept) c.finish();
     if (fatal) {
       server_after_fatal(lib);
       ++next;

@@ -7,7 +7,8 @@
 // One child serves a batch of calls: it is forked after the batch is built
 // (so it inherits the inputs without copying them through a pipe), dlopens
 // the library, runs the calls in order and sends each result back over a
-// pipe. The child starts with a clean file table: stdin and stdout on
+// pipe; or a kept child (runner_options::keep_child, kept_child.h), forked
+// once, reads batch after batch from a socket (batch_wire.h). The child starts with a clean file table: stdin and stdout on
 // /dev/null, stderr on a pipe posverify drains (its last lines go into the
 // finding), the results on a dedicated descriptor (kResultFd), every other
 // descriptor closed. It leads its own process group, dies with posverify
@@ -23,7 +24,8 @@
 // operations.h, call.h), the 16-bit formats (half_formats.h), loading a
 // plugin (loading.cpp), the isolation of a child (isolation.h), the framing of
 // its results (framing.h), the calls in the child (child_calls.h), the batch
-// (sandbox.cpp) and the process adapter (process_adapter.h).
+// (sandbox.cpp), the kept child and its batches (kept_child.h, batch_wire.h)
+// and the process adapter (process_adapter.h).
 #pragma once
 
 #include "posverify/impl.h"
@@ -84,6 +86,9 @@ long call_timeout_ms(const call& c, const runner_options& o);
 /// The descriptor a child writes its results to (everything else from 3 up
 /// is closed in the child).
 constexpr int kResultFd = 100;
+/// The descriptor a kept child (runner_options::keep_child) reads its
+/// batches from (batch_wire.h).
+constexpr int kCommandFd = kResultFd - 1;
 
 struct runner_options {
   int timeout_ms = 2000;
@@ -91,6 +96,16 @@ struct runner_options {
   /// Bytes the child's data segment may grow by (RLIMIT_DATA above what it
   /// inherits); 0: no limit.
   std::uint64_t memory_limit = std::uint64_t(4) << 30;
+  /// Keep the child of a library (not a server) between batches: it loads
+  /// the library once and reads one batch after another from its command
+  /// pipe (batch_wire.h), which spares a fork, a dlopen and the parent's
+  /// copy-on-write faults per batch. A child is kept only while every call
+  /// it ran came back ok or declined (a guard, input or error finding, a
+  /// crash, a hang or a garbled result ends it, so that nothing it did
+  /// reaches a later batch); one child per process, for one library and
+  /// memory limit at a time. Off: a fresh child per batch (its peak memory
+  /// is the batch's: attention.shapes).
+  bool keep_child = false;
 };
 
 /// "4 GiB", "512 MiB", "1000 bytes".
@@ -115,6 +130,10 @@ std::vector<result> run_batch(const impl_info& lib, const std::vector<call>& cal
 /// Writes n bytes from p to fd, retrying after EINTR and short writes
 /// (async-signal-safe: the child calls it too); false (errno set) on error.
 bool write_all(int fd, const void* p, std::size_t n);
+
+/// Ends the kept child, if any (at exit, and before a fork that must not
+/// share it).
+void end_kept_child();
 
 /// Counters of the children forked so far (for the report).
 struct runner_stats {

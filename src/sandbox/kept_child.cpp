@@ -1,0 +1,101 @@
+#include "sandbox/kept_child.h"
+
+#include "sandbox/batch_wire.h"
+#include "sandbox/child_calls.h"
+
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace pv::sandbox {
+
+namespace {
+
+struct kept_child {
+  child_proc c;
+  int cmd = -1;  ///< posverify's end of its command socket
+  std::string path;
+  std::uint64_t memory_limit = 0;
+  pid_t owner = 0;  ///< the process that started it: a fork of it neither uses nor ends it
+};
+kept_child* g_kept = nullptr;
+
+/// Writes the batch calls[first..] to k's command pipe, draining its stderr
+/// meanwhile; false if the child died or did not read it within the first
+/// call's time limit (it is then ended).
+bool send_batch(kept_child& k, const std::vector<call>& calls, std::size_t first, const runner_options& o) {
+  const std::vector<unsigned char> b = encode_batch(calls, first);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(call_timeout_ms(calls[first], o));
+  std::size_t at = 0;
+  while (at < b.size()) {
+    const ssize_t w = ::send(k.cmd, b.data() + at, b.size() - at, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (w > 0) {
+      at += std::size_t(w);
+      continue;
+    }
+    if (w < 0 && errno == EINTR) continue;
+    if (w < 0 && errno != EAGAIN && errno != EWOULDBLOCK) return false;  // EPIPE: it died
+    if (k.c.check_dead() || std::chrono::steady_clock::now() >= deadline) return false;
+    pollfd f[2] = {{k.cmd, POLLOUT, 0}, {k.c.err, POLLIN, 0}};
+    ::poll(f, k.c.err >= 0 ? 2 : 1, 50);
+    k.c.drain_err();
+  }
+  return true;
+}
+
+}  // namespace
+
+child_proc* kept_with_batch(const impl_info& lib, const std::vector<call>& calls, std::size_t first,
+                            const runner_options& o) {
+  if (g_kept && g_kept->owner != ::getpid()) g_kept = nullptr;  // another process's: forgotten, not ended
+  if (g_kept && (g_kept->path != lib.path || g_kept->memory_limit != o.memory_limit || g_kept->c.check_dead()))
+    end_kept_child();
+  if (!g_kept) {
+    int cp[2];  // a socket, not a pipe: a child that died is EPIPE (MSG_NOSIGNAL), not SIGPIPE
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, cp) != 0) return nullptr;
+    auto* k = new kept_child;
+    try {
+      if (spawn(k->c, o, cp[0])) child_serve_kept(lib.path, o.memory_limit);
+    } catch (const std::exception&) {
+      ::close(cp[0]);
+      ::close(cp[1]);
+      delete k;
+      return nullptr;
+    }
+    ::close(cp[0]);
+    k->cmd = cp[1];
+    const int buf = 1 << 20;    // fewer wake-ups for a large batch (the system's cap if lower)
+    ::setsockopt(k->cmd, SOL_SOCKET, SO_SNDBUF, &buf, sizeof buf);
+    k->path = lib.path;
+    k->memory_limit = o.memory_limit;
+    k->owner = ::getpid();
+    g_kept = k;
+    static const bool at_exit = std::atexit(end_kept_child) == 0;
+    (void)at_exit;
+  } else {  // what it said after its last batch is no call's of this one
+    g_kept->c.drain_err();
+    g_kept->c.tail.clear();
+    g_kept->c.tail_cut = false;
+    g_kept->c.enomem = false;
+  }
+  if (!send_batch(*g_kept, calls, first, o)) {
+    end_kept_child();
+    return nullptr;
+  }
+  return &g_kept->c;
+}
+
+void end_kept_child() {
+  if (!g_kept || g_kept->owner != ::getpid()) return;
+  kept_child* k = g_kept;
+  g_kept = nullptr;
+  k->c.finish();
+  if (k->cmd >= 0) ::close(k->cmd);
+  delete k;
+}
+
+}  // namespace pv::sandbox

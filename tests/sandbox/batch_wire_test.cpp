@@ -1,0 +1,93 @@
+// The command channel of a kept child: a batch read back is the batch
+// written (operation, dtype, scalars, input bytes, the first index), the end
+// of the channel is the end of the child's work, and anything else ends the
+// child with kExitBadBatch.
+#include "sandbox/batch_wire.h"
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+namespace sandbox_batch_wire_test {  // this file's names: a unity build compiles several test files as one
+
+namespace {
+
+using namespace pv::sandbox;
+
+call attention(long nq, long nk, long d, long dv, pv_dtype t) {
+  const std::size_t es = t == PV_F64 ? 8 : 4;
+  auto fill = [&](long n, int salt) {
+    std::vector<unsigned char> v(std::size_t(n) * es);
+    for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<unsigned char>(i * 31 + salt);
+    return v;
+  };
+  return call(op::attention, t, {nq, nk, d, dv}, {fill(nq * d, 1), fill(nk * d, 2), fill(nk * dv, 3)});
+}
+
+struct channel {
+  int fd[2];
+  channel() { EXPECT_EQ(::pipe(fd), 0); }
+  ~channel() {
+    for (int f : fd)
+      if (f >= 0) ::close(f);
+  }
+  void write(const std::vector<unsigned char>& b) { ASSERT_EQ(::write(fd[1], b.data(), b.size()), ssize_t(b.size())); }
+  void close_writer() {
+    ::close(fd[1]);
+    fd[1] = -1;
+  }
+};
+
+TEST(BatchWire, ABatchReadBackIsTheBatchWrittenFromItsFirstCall) {
+  const std::vector<call> calls = {attention(2, 3, 4, 5, PV_F64), attention(1, 7, 2, 3, PV_F32),
+                                   attention(3, 1, 1, 2, PV_F32)};
+  channel ch;
+  ch.write(encode_batch(calls, 1));
+  ch.write(encode_batch(calls, 0));
+  std::size_t first = 99;
+  std::vector<call> got;
+  ASSERT_TRUE(read_batch(ch.fd[0], first, got));
+  EXPECT_EQ(first, 1u);
+  ASSERT_EQ(got.size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    const call &a = calls[i + 1], &b = got[i];
+    EXPECT_EQ(a.kind, b.kind);
+    EXPECT_EQ(a.t, b.t);
+    ASSERT_EQ(a.scalars.size(), b.scalars.size());
+    for (std::size_t k = 0; k < a.scalars.size(); ++k) {
+      EXPECT_EQ(a.scalars[k].i, b.scalars[k].i);
+      EXPECT_EQ(a.scalars[k].f, b.scalars[k].f);
+    }
+    EXPECT_EQ(a.in, b.in);
+  }
+  ASSERT_TRUE(read_batch(ch.fd[0], first, got));
+  EXPECT_EQ(first, 0u);
+  EXPECT_EQ(got.size(), 3u);
+  ch.close_writer();
+  EXPECT_FALSE(read_batch(ch.fd[0], first, got)) << "the end of the channel ends the child's work";
+}
+
+TEST(BatchWire, AnythingButABatchEndsTheChild) {
+  const auto b = encode_batch({attention(2, 3, 4, 5, PV_F64)}, 0);
+  auto read_from = [](std::vector<unsigned char> bytes) {
+    channel ch;
+    ch.write(bytes);
+    ch.close_writer();
+    std::size_t first = 0;
+    std::vector<call> got;
+    read_batch(ch.fd[0], first, got);
+    ::_exit(0);
+  };
+  auto garbage = b;
+  garbage[0] ^= 1;  // not the magic
+  EXPECT_EXIT(read_from(garbage), ::testing::ExitedWithCode(kExitBadBatch), "");
+  EXPECT_EXIT(read_from({b.begin(), b.end() - 1}), ::testing::ExitedWithCode(kExitBadBatch), "") << "cut short";
+  auto bad_op = b;
+  bad_op[4 + 16] = 200;  // the first call's operation: none has that number
+  EXPECT_EXIT(read_from(bad_op), ::testing::ExitedWithCode(kExitBadBatch), "");
+  EXPECT_EXIT(read_from(b), ::testing::ExitedWithCode(0), "") << "the whole batch is read";
+}
+
+}  // namespace
+
+}  // namespace sandbox_batch_wire_test
