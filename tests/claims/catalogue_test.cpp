@@ -2,6 +2,8 @@
 // has a registered claim under the section the table gives, the catalogue
 // lists exactly those ids, and none reports "not implemented".
 #include "claims_test_util.h"
+#include "reports/claims_report.h"
+#include "support/verify_run.h"
 
 #include <fstream>
 #include <regex>
@@ -107,8 +109,16 @@ void expect_value_format(const std::string& where, const json& v) {
   }
 }
 
+// Judged on the claims of the fixture's `verify` run (tests/support/verify_run.h),
+// read back as merge reads a report.
 TEST(ClaimsCatalogue, NoClaimReportsNotImplemented) {
-  auto results = run_claims(claim_context{});
+  std::vector<claim_result> results;
+  try {
+    const std::string dir = pv::test::verify_run_dir();
+    results = reports::report_of_json(json::parse(pv::test::slurp(dir + "/claims.json")), dir + "/claims.json").claims;
+  } catch (const std::exception& e) {
+    FAIL() << e.what();
+  }
   ASSERT_EQ(results.size(), catalogue().size());
   for (const auto& r : results) {
     EXPECT_FALSE(r.qualification && r.qualification->find("not implemented") != std::string::npos)

@@ -2,6 +2,7 @@
 // comes out disproved where proved was expected makes the claim fail, naming
 // the proof; an expected disproved (another reading tried on purpose) does not.
 #include "claims/registry.h"
+#include "support/verify_run.h"
 
 #include <gtest/gtest.h>
 
@@ -79,9 +80,20 @@ TEST(ProofVerdicts, ExpectedDisprovedThatComesOutProvedFails) {
   EXPECT_EQ(r.result, verdict::fails);
 }
 
-// The committed claims report runs every proof: none fails today.
+// A run of verify runs every proof: none fails today (the claims of the
+// fixture's run, tests/support/verify_run.h).
 TEST(ProofVerdicts, EveryAttachedProofOfTheChapterComesOutAsExpected) {
-  for (const auto& r : run_claims(claim_context{})) EXPECT_EQ(r.extra.find("proof_failures"), nullptr) << r.id;
+  json report;
+  try {
+    report = json::parse(pv::test::slurp(pv::test::verify_run_dir() + "/claims.json"));
+  } catch (const std::exception& e) {
+    FAIL() << e.what();
+  }
+  const json* claims = report.find("claims");
+  ASSERT_NE(claims, nullptr);
+  EXPECT_EQ(claims->size(), catalogue().size());
+  for (const auto& kv : claims->items())
+    EXPECT_EQ(kv.second.find("proof_failures"), nullptr) << kv.second.find("id")->as_string();
 }
 
 }  // namespace

@@ -1,35 +1,26 @@
 // The committed reports/claims.json is the report of the current branch: a
 // fresh `posverify verify` with the same seed and case count must give the
 // same verdict for every claim and property, and the same bytes but the build
-// line (the committed report is another process's run, the main job's: one
-// run here checks both, where two runs took twice the time; that separate
+// line (the committed report is another process's run, the main job's; the
+// fresh one is the ctest fixture's, tests/support/verify_run.h; that separate
 // processes agree byte for byte at a few cases is VerifyShards' too).
 #include "core/json.h"
+#include "support/verify_run.h"
 
 #include <gtest/gtest.h>
 
-#include <cstdio>
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <regex>
 #include <sstream>
 #include <string>
-#include <sys/wait.h>
 
 namespace reports_snapshot_test {  // this file's names: a unity build compiles several test files as one
 
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+using pv::test::slurp;
 
 /// "claim <id>" / "property <id>" -> verdict.
 std::map<std::string, std::string> verdicts(const pv::json& report) {
@@ -45,19 +36,6 @@ std::map<std::string, std::string> verdicts(const pv::json& report) {
   }
   return out;
 }
-
-struct temp_dir {
-  fs::path path;
-  temp_dir() {
-    std::string tmpl = (fs::temp_directory_path() / "posverify_snapshot_XXXXXX").string();
-    if (!::mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed");
-    path = tmpl;
-  }
-  ~temp_dir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
 
 /// A report without its build line (commit, versions: the one field a run
 /// of the same seed and cases may change).
@@ -77,36 +55,17 @@ std::string first_difference(const std::string& a, const std::string& b) {
   }
 }
 
-/// Runs verify into `dir`; returns the exit code (or -1 when it did not exit).
-int run_verify(const std::string& bin, const fs::path& dir, const std::string& seed, int cases) {
-  std::string cmd = "'" + bin + "' verify --out '" + dir.string() + "' --seed " + seed +
-                    " --cases " + std::to_string(cases) + " > '" + (dir / "log.txt").string() +
-                    "' 2>&1";
-  int status = std::system(cmd.c_str());
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 TEST(ReportSnapshot, VerdictsMatchTheCommittedReportAndRunsAreByteIdentical) {
   const fs::path committed = fs::path(POSVERIFY_SOURCE_DIR) / "reports" / "claims.json";
-  if (!fs::exists(committed))
-    FAIL() << committed << " does not exist: run `build/posverify verify --out reports` in "
-           << POSVERIFY_SOURCE_DIR << " and commit reports/claims.json and reports/claims.md";
-  const char* bin = std::getenv("POSVERIFY_BIN");
-  if (!bin) GTEST_SKIP() << "POSVERIFY_BIN is not set (ctest sets it)";
-
-  const pv::json old = pv::json::parse(slurp(committed));
-  const pv::json* seed = old.find("seed");
-  ASSERT_TRUE(seed) << "committed report has no seed";
-  int cases = 1000;
-  if (const pv::json* props = old.find("properties"); props && props->size() > 0)
-    cases = static_cast<int>(props->items()[0].second.find("cases")->as_integer());
-
-  temp_dir a;
-  const int rc_a = run_verify(bin, a.path, seed->as_string(), cases);
-  ASSERT_TRUE(rc_a == 0 || rc_a == 1) << "verify exited " << rc_a << ":\n" << slurp(a.path / "log.txt");
-
-  const std::string json_a = slurp(a.path / "claims.json");
-  ASSERT_FALSE(json_a.empty());
+  std::string dir;
+  try {
+    dir = pv::test::verify_run_dir();
+  } catch (const std::exception& e) {
+    FAIL() << e.what();
+  }
+  const pv::json old = pv::json::parse(slurp(committed.string()));
+  const std::string json_a = slurp(dir + "/claims.json");
+  ASSERT_FALSE(json_a.empty()) << dir;
 
   auto before = verdicts(old), after = verdicts(pv::json::parse(json_a));
   std::string changes;
@@ -122,8 +81,8 @@ TEST(ReportSnapshot, VerdictsMatchTheCommittedReportAndRunsAreByteIdentical) {
                                   "change is intended):\n"
                                << changes;
   // and every other byte: the committed report was written by another process
-  const std::string diff = first_difference(without_build(slurp(committed)), without_build(json_a));
-  EXPECT_TRUE(diff.empty()) << "a run with seed " << seed->as_string() << " differs from the committed "
+  const std::string diff = first_difference(without_build(slurp(committed.string())), without_build(json_a));
+  EXPECT_TRUE(diff.empty()) << "a run with " << pv::test::committed_run_flags(old) << " differs from the committed "
                             << "reports/claims.json beyond its build line (regenerate it with `posverify verify "
                             << "--out reports` if the change is intended), first at " << diff;
 }
