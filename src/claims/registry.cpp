@@ -6,6 +6,7 @@
 namespace pv::claims {
 
 const property_result* claim_context::property(const std::string& id) const {
+  if (properties_read) properties_read->push_back(id);
   if (!properties) return nullptr;
   for (const auto& p : *properties)
     if (p.id == id) return &p;

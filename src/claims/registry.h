@@ -24,6 +24,9 @@ struct claim_context {
   /// study cannot flip a verdict, and rerunning it under every fault would
   /// cost most of the matrix's time.
   bool studies = true;
+  /// When set, property() adds each id it is asked for (what a claim
+  /// depends on: the fault matrix).
+  std::vector<std::string>* properties_read = nullptr;
   const property_result* property(const std::string& id) const;
 };
 

@@ -43,6 +43,9 @@ struct fault_matrix {
 
 /// Runs the baseline and every fault: properties first (the claims that
 /// consult a property see its result under the same fault), then the claims.
+/// Under a fault, a claim or property runs again only when its baseline asked
+/// about that fault (itself or through a property it read: consulted_faults()
+/// in numerics/fault.h); the others would run alike and keep their baseline.
 fault_matrix run_fault_matrix(const fault_matrix_options& o);
 
 }  // namespace pv::mutation

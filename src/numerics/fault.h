@@ -3,7 +3,9 @@
 // posverify's own numerics). Off unless a test turns it on.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 
 namespace pv {
 
@@ -79,6 +81,22 @@ class scoped_fault {
   fault saved_;
 };
 
-inline bool fault_is(fault f) { return planted_fault() == f; }
+/// The faults whose switch fault_is() was asked about since the last reset
+/// (bit k: fault k). A run that never asked about fault f runs alike with f
+/// planted: its control flow can part only where fault_is(f) is evaluated.
+/// The fault matrix reruns under a fault only the claims and properties
+/// whose baseline asked about it (mutation/fault_matrix.cpp).
+inline std::atomic<std::uint32_t>& consulted_faults() {
+  static std::atomic<std::uint32_t> m{0};
+  return m;
+}
+static_assert(unsigned(fault::add_rounds_to_float32) < 32, "consulted_faults() has a bit per fault");
+
+inline bool fault_is(fault f) {
+  const std::uint32_t bit = std::uint32_t(1) << unsigned(f);
+  auto& c = consulted_faults();
+  if (!(c.load(std::memory_order_relaxed) & bit)) c.fetch_or(bit, std::memory_order_relaxed);  // written once
+  return planted_fault() == f;
+}
 
 }  // namespace pv
