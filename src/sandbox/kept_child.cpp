@@ -24,9 +24,9 @@ struct kept_child {
 };
 kept_child* g_kept = nullptr;
 
-/// Writes the batch calls[first..] to k's command pipe, draining its stderr
-/// meanwhile; false if the child died or did not read it within the first
-/// call's time limit (it is then ended).
+/// Writes the batch calls[first..] to k's command socket, draining its
+/// stderr meanwhile; false if the child died or did not take it within the
+/// first call's time limit.
 bool send_batch(kept_child& k, const std::vector<call>& calls, std::size_t first, const runner_options& o) {
   const std::vector<unsigned char> b = encode_batch(calls, first);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(call_timeout_ms(calls[first], o));

@@ -131,8 +131,8 @@ std::vector<result> run_batch(const impl_info& lib, const std::vector<call>& cal
 /// (async-signal-safe: the child calls it too); false (errno set) on error.
 bool write_all(int fd, const void* p, std::size_t n);
 
-/// Ends the kept child, if any (at exit, and before a fork that must not
-/// share it).
+/// Ends the kept child of this process, if any (run_batch, after a call that
+/// was not ok or declined; at exit; a test that counts children).
 void end_kept_child();
 
 /// Counters of the children forked so far (for the report).
