@@ -30,6 +30,10 @@ typedef struct pv_attend_bugs {
   int no_sinks;      /* the sinks dropped */
   int reads_padding; /* k_len ignored: the padded keys are read and weighted */
   int lse_log2;      /* the log-sum-exp returned in base 2 (log2 Z) */
+  int no_scale;      /* 1/sqrt(d) in place of the problem's scale */
+  int no_alibi;      /* the ALiBi slopes ignored */
+  int softcap_swish; /* the cap computed as (s/c) tanh(s/c) */
+  int cap_after_bias; /* the cap applied after the ALiBi bias: c tanh((s + bias)/c) */
 } pv_attend_bugs;
 
 /* what an empty row holds (the declared convention, pv_empty_rows) */
@@ -63,7 +67,7 @@ static int attend_visible(const pv_attention_problem *p, int64_t b, int64_t i, i
 
 #define PV_ATTEND_KERNEL(NAME, T, EXP, TANH, LOG, SQRT, ACC)                                                \
   static void NAME(const pv_attention_problem *p, const T *q, const T *k, const T *v, T *out, double *lse) { \
-    const T scale = p->scale != 0 ? (T)p->scale : (T)1 / SQRT((T)p->d);                                 \
+    const T scale = p->scale != 0 && !attend_bugs.no_scale ? (T)p->scale : (T)1 / SQRT((T)p->d);         \
     const T cap = (T)p->softcap;                                                                         \
     T s[PV_ATTEND_TILE];                                                                                 \
     for (int64_t b = 0; b < p->batch; ++b)                                                               \
@@ -90,8 +94,13 @@ static int attend_visible(const pv_attention_problem *p, int64_t b, int64_t i, i
               T dot = 0;                                                                                 \
               for (int64_t x = 0; x < p->d; ++x) dot += qi[x] * kj[x];                                   \
               T sc = dot * scale;                                                                        \
-              if (cap > 0 && !attend_bugs.no_softcap) sc = cap * TANH(sc / cap);                         \
-              if (p->alibi) sc += (T)p->alibi[h] * (T)(j - pos);                                         \
+              const int alibi = p->alibi && !attend_bugs.no_alibi;                                       \
+              const T bias = alibi ? (T)p->alibi[h] * (T)(j - pos) : (T)0;                               \
+              const int capped = cap > 0 && !attend_bugs.no_softcap;                                     \
+              if (capped && attend_bugs.softcap_swish) sc = sc / cap * TANH(sc / cap);                   \
+              else if (capped && attend_bugs.cap_after_bias) sc = cap * TANH((sc + bias) / cap);         \
+              else if (capped) sc = cap * TANH(sc / cap);                                                \
+              if (alibi && !(capped && attend_bugs.cap_after_bias)) sc += bias;                          \
               s[j - j0] = sc;                                                                            \
               if (!any || sc > mt) mt = sc;                                                              \
               any = 1;                                                                                   \

@@ -1,11 +1,13 @@
 // The attend laws of `posverify check`, through the C interface (attend(),
 // ABI version 4): how each draws its problems from the capabilities the
-// kernel declares, lays the tensors out with strides (the memory between
-// strides NaN: it must not be read), calls the kernel and reports an entry.
+// kernel declares, calls the kernel with its tensors laid out with strides
+// (attend_calls.h) and reports an entry. attend.models, the shapes of shipped
+// models, is attend_models.cpp.
 // The laws themselves -- statement, tolerance, body -- are in laws/attend/:
 // the problem, its exact reference and the any-order bound (problem.h),
 // attend.reference, attend.gqa_repeat, attend.causal_prefix,
 // attend.decode_rows, attend.padding, attend.support and attend.lse_merge.
+#include "blackbox/attend_calls.h"
 #include "blackbox/declines.h"
 #include "blackbox/law_run.h"
 #include "blackbox/laws.h"
@@ -29,16 +31,18 @@ namespace {
 
 using laws::attend::problem;
 namespace la = laws::attend;
-
-/// x as an input of type T reaches the kernel's arithmetic: rounded to T, and
-/// to the storage format of a 16-bit wire or a declared float16 / bfloat16
-/// class (attention_law_units), so that the bound need not count an input
-/// that underflows there.
-template <class T>
-double stored(const check_run& cx, double x) {
-  const double t = double(T(x));
-  return attention_law_units<T>(cx).storage > 0 ? round_to_format(t, cx.accuracy) : t;
-}
+using attend_calls::attend_call;
+using attend_calls::convention;
+using attend_calls::dense_layout;
+using attend_calls::describe;
+using attend_calls::draw_layouts;
+using attend_calls::entry_of;
+using attend_calls::layouts;
+using attend_calls::list_text;
+using attend_calls::read_back;
+using attend_calls::record;
+using attend_calls::stored;
+using attend_calls::units;
 
 /// What a law asks of its problems beyond the kernel's capabilities.
 struct wants {
@@ -50,6 +54,7 @@ struct wants {
   bool no_extras = false;  ///< no ALiBi, no sinks, no log-sum-exp
   bool small_keys = false; ///< n_k <= 40 (the support probe: d_v = n_k)
   bool lse = false;        ///< the log-sum-exp asked for, no sinks, n_k >= 2 (the merge law)
+  bool cap_and_alibi = false;  ///< softcap and ALiBi together, where both are declared (their order)
 };
 
 bool has(std::uint32_t caps, std::uint32_t bit) { return (caps & bit) != 0; }
@@ -99,10 +104,11 @@ problem draw(const check_run& cx, rng& g, int k, std::uint32_t caps, la::empty_r
       if (w.padding && P.n_k > 1) P.k_len[std::size_t(g.range(0, P.batch - 1))] = g.range(1, P.n_k - 1);
     }
     P.scale = k % 2 ? g.real(0.05, 1.5) : 0.0;
-    if (has(caps, PV_ATTEND_SOFTCAP) && g.range(0, 2) == 0) P.softcap = g.real(0.5, 4.0);
+    const bool both = w.cap_and_alibi && !w.no_extras && has(caps, PV_ATTEND_SOFTCAP) && has(caps, PV_ATTEND_ALIBI);
+    if (both || (has(caps, PV_ATTEND_SOFTCAP) && g.range(0, 2) == 0)) P.softcap = g.real(0.5, 4.0);
     if (!w.no_extras && !w.lse && has(caps, PV_ATTEND_SINKS) && g.range(0, 2) == 0)
       for (long h = 0; h < P.h_q; ++h) P.sink.push_back(g.real(-3, 3));
-    if (!w.no_extras && has(caps, PV_ATTEND_ALIBI) && g.range(0, 3) == 0)
+    if (!w.no_extras && has(caps, PV_ATTEND_ALIBI) && (both || g.range(0, 3) == 0))
       for (long h = 0; h < P.h_q; ++h) P.alibi.push_back(std::ldexp(1.0, -int(8 * (h + 1) / P.h_q)));
     P.lse = w.lse || (!w.no_extras && has(caps, PV_ATTEND_LSE) && g.range(0, 1));
     static const double scales[] = {1, 3, 0.3, 8};
@@ -113,197 +119,6 @@ problem draw(const check_run& cx, rng& g, int k, std::uint32_t caps, la::empty_r
     if (conv != la::empty_rows::undeclared || !la::any_empty_row(P)) break;
   }
   return P;
-}
-
-/// Strides (in elements) of one tensor [batch][tokens][heads][last]: dense
-/// (batch, token, head), dense (batch, head, token), or with gaps.
-struct layout {
-  std::int64_t s[3] = {0, 0, 0};
-  std::size_t span = 0;
-  std::string name;
-};
-
-layout dense_layout(long batch, long tokens, long heads, long last) {
-  layout L;
-  L.s[2] = last;
-  L.s[1] = heads * last;
-  L.s[0] = tokens * heads * last;
-  L.name = "dense (batch, token, head)";
-  L.span = sandbox::attend_row::span(L.s, batch, tokens, heads, last);
-  return L;
-}
-
-layout draw_layout(rng& g, long batch, long tokens, long heads, long last) {
-  const long mode = g.range(0, 2);
-  if (mode == 0) return dense_layout(batch, tokens, heads, last);
-  layout L;
-  if (mode == 1) {
-    L.s[1] = last;
-    L.s[2] = tokens * last;
-    L.s[0] = heads * tokens * last;
-    L.name = "dense (batch, head, token)";
-  } else {
-    L.s[2] = last + g.range(0, 3);
-    L.s[1] = heads * L.s[2] + g.range(0, 3);
-    L.s[0] = tokens * L.s[1] + g.range(0, 5);
-    L.name = "with gaps";
-  }
-  L.span = sandbox::attend_row::span(L.s, batch, tokens, heads, last);
-  return L;
-}
-
-struct layouts {
-  layout q, k, v, out;
-};
-
-layouts draw_layouts(rng& g, const problem& P) {
-  return {draw_layout(g, P.batch, P.n_q, P.h_q, P.d), draw_layout(g, P.batch, P.n_k, P.h_kv, P.d),
-          draw_layout(g, P.batch, P.n_k, P.h_kv, P.d_v), draw_layout(g, P.batch, P.n_q, P.h_q, P.d_v)};
-}
-
-std::string strides_text(const layout& L) {
-  return "(" + std::to_string(L.s[0]) + ", " + std::to_string(L.s[1]) + ", " + std::to_string(L.s[2]) + ") " + L.name;
-}
-
-/// A dense [batch][tokens][heads][last] tensor laid out by L, the memory
-/// between strides NaN.
-template <class T>
-std::vector<unsigned char> strided(const std::vector<double>& dense, const layout& L, long batch, long tokens,
-                                   long heads, long last) {
-  std::vector<T> buf(L.span, std::numeric_limits<T>::quiet_NaN());
-  sandbox::attend_row::for_each_row(L.s, batch, tokens, heads, last, [&](std::size_t dense_at, std::size_t at) {
-    for (long l = 0; l < last; ++l) buf[at + std::size_t(l)] = T(dense[dense_at + std::size_t(l)]);
-  });
-  std::vector<unsigned char> bytes(buf.size() * sizeof(T));
-  if (!bytes.empty()) std::memcpy(bytes.data(), buf.data(), bytes.size());
-  return bytes;
-}
-
-std::vector<unsigned char> int64_bytes(const std::vector<long>& v) {
-  std::vector<std::int64_t> w(v.begin(), v.end());
-  std::vector<unsigned char> b(w.size() * 8);
-  if (!b.empty()) std::memcpy(b.data(), w.data(), b.size());
-  return b;
-}
-
-/// The attend() call of problem P laid out by L.
-template <class T>
-call attend_call(const problem& P, const layouts& L) {
-  pv_attention_problem s{};
-  s.batch = P.batch;
-  s.h_q = P.h_q;
-  s.h_kv = P.h_kv;
-  s.n_q = P.n_q;
-  s.n_k = P.n_k;
-  s.d = P.d;
-  s.d_v = P.d_v;
-  for (int a = 0; a < 3; ++a) {
-    s.q_stride[a] = L.q.s[a];
-    s.k_stride[a] = L.k.s[a];
-    s.v_stride[a] = L.v.s[a];
-    s.out_stride[a] = L.out.s[a];
-  }
-  s.causal = P.causal ? 1 : 0;
-  s.window_left = P.left;
-  s.window_right = P.right;
-  s.scale = P.scale;
-  s.softcap = P.softcap;
-  return call(op::attend, dtype_of<T>(),
-              {long(P.sink.size()), long(P.alibi.size()), P.lse ? long(P.lse_size()) : 0L},
-              {sandbox::bytes_of_struct(s), strided<T>(P.q, L.q, P.batch, P.n_q, P.h_q, P.d),
-               strided<T>(P.k, L.k, P.batch, P.n_k, P.h_kv, P.d), strided<T>(P.v, L.v, P.batch, P.n_k, P.h_kv, P.d_v),
-               int64_bytes(P.q_start), int64_bytes(P.k_len), sandbox::bytes_of(P.sink), sandbox::bytes_of(P.alibi)});
-}
-
-/// The kernel's output of P read back dense (out[b][i][h][c]) from the strided
-/// buffer, and its log-sum-exp (empty when not asked for).
-template <class T>
-void read_back(const problem& P, const layouts& L, const result& R, std::vector<double>& out, std::vector<double>& lse) {
-  out.assign(P.out_size(), std::numeric_limits<double>::quiet_NaN());
-  lse.clear();
-  const std::size_t ob = L.out.span * sizeof(T);
-  if (R.out.size() < ob) return;
-  sandbox::attend_row::for_each_row(L.out.s, P.batch, P.n_q, P.h_q, P.d_v, [&](std::size_t dense_at, std::size_t at) {
-    for (long c = 0; c < P.d_v; ++c) {
-      T x;
-      std::memcpy(&x, R.out.data() + (at + std::size_t(c)) * sizeof(T), sizeof(T));
-      out[dense_at + std::size_t(c)] = double(x);
-    }
-  });
-  if (P.lse && R.out.size() >= ob + P.lse_size() * 8) {
-    lse.resize(P.lse_size());
-    std::memcpy(lse.data(), R.out.data() + ob, lse.size() * 8);
-  }
-}
-
-std::string list_text(const std::vector<long>& v) {
-  std::string s = "[";
-  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
-  return s + "]";
-}
-
-std::string list_text(const std::vector<double>& v) {
-  std::string s = "[";
-  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + to_decimal(v[i]);
-  return s + "]";
-}
-
-/// Lossless text of a problem and its layout.
-std::string describe(const problem& P, const layouts& L) {
-  std::string s = "batch = " + std::to_string(P.batch) + ", h_q = " + std::to_string(P.h_q) +
-                  ", h_kv = " + std::to_string(P.h_kv) + ", n_q = " + std::to_string(P.n_q) +
-                  ", n_k = " + std::to_string(P.n_k) + ", d = " + std::to_string(P.d) +
-                  ", d_v = " + std::to_string(P.d_v) + "\nq_start = " + list_text(P.q_start) +
-                  ", k_len = " + list_text(P.k_len) + ", causal = " + (P.causal ? "1" : "0") +
-                  ", window = (" + std::to_string(P.left) + ", " + std::to_string(P.right) +
-                  "), scale = " + to_decimal(P.scale) + ", softcap = " + to_decimal(P.softcap) +
-                  "\nsink = " + list_text(P.sink) + ", alibi = " + list_text(P.alibi) +
-                  ", lse = " + (P.lse ? "1" : "0") + "\nstrides: q " + strides_text(L.q) + ", k " +
-                  strides_text(L.k) + ", v " + strides_text(L.v) + ", out " + strides_text(L.out) +
-                  "\nq [b][i][h][l] = " + list_text(P.q) + "\nk [b][j][g][l] = " + list_text(P.k) +
-                  "\nv [b][j][g][c] = " + list_text(P.v);
-  return s;
-}
-
-/// The (b, i, h, c) of a dense output index, in words.
-std::string entry_of(const problem& P, std::size_t e, bool lse) {
-  if (lse) {
-    const long i = long(e) % P.n_q, h = long(e) / P.n_q % P.h_q, b = long(e) / P.n_q / P.h_q;
-    return "lse (b " + std::to_string(b) + ", h " + std::to_string(h) + ", i " + std::to_string(i) + ")";
-  }
-  const long c = long(e) % P.d_v, h = long(e) / P.d_v % P.h_q, i = long(e) / P.d_v / P.h_q % P.n_q,
-             b = long(e) / P.d_v / P.h_q / P.n_q;
-  return "output (b " + std::to_string(b) + ", i " + std::to_string(i) + ", h " + std::to_string(h) + ", c " +
-         std::to_string(c) + ")";
-}
-
-/// The units of the bound for T, as attention.reference takes them
-/// (attention_law_units): a storage class (a 16-bit wire, or a declared
-/// float16 / bfloat16) stores q, k, v and out at its u and sums at float32's
-/// or T's; one that accumulates in its format counts every rounding at its u,
-/// and mu is the smallest normal of the format it computes in.
-template <class T>
-la::units units(const check_run& cx) {
-  const hp mu = hmax(convert<hp>(std::numeric_limits<T>::min()),
-                     cx.accuracy.accumulate ? convert<hp>(std::ldexp(1.0, cx.accuracy.emin)) : hp(0));
-  const attention_units au = attention_law_units<T>(cx);
-  const hp eta = au.storage > 0 ? convert<hp>(std::ldexp(1.0, cx.accuracy.emin - cx.accuracy.precision + 1)) : hp(0);
-  return {au.arith, mu, au.storage, eta, au.pv, au.pv_eta};
-}
-
-la::empty_rows convention(const check_run& cx) {
-  return static_cast<la::empty_rows>(cx.lib.attend_empty_rows <= 3 ? cx.lib.attend_empty_rows : 0);
-}
-
-/// Records the worst entry of a case with the judge's words; false when it
-/// is outside its bound.
-bool record(law_run& L, int k, const problem& P, const laws::attend_compare::worst& w, const std::string& against,
-            const describer& desc) {
-  if (!w.found) return true;
-  return L.within(k, w.diff, w.bound,
-                  entry_of(P, w.index, w.lse) + ": got " + to_decimal(w.got) + ", " + against + " " +
-                      to_decimal(w.other),
-                  desc);
 }
 
 /// The cases of a law that makes one attend() call per case: case k's
@@ -338,55 +153,65 @@ law_result law_attend_reference(const check_run& cx) {
   const auto conv = convention(cx);
   const auto U = units<T>(cx);
   one_call_cases<T>(
-      L, ks, [&](rng& g, int k) { return draw<T>(cx, g, k, cx.lib.attend_caps, conv, {}); },
+      L, ks,
+      [&](rng& g, int k) {
+        // every fourth case caps and adds ALiBi both, where the kernel declares
+        // them: the order of the two (a cap after the bias) shows only then
+        wants w;
+        w.cap_and_alibi = k % 4 == 1;
+        return draw<T>(cx, g, k, cx.lib.attend_caps, conv, w);
+      },
       [&](const problem& P, const std::vector<double>& out, const std::vector<double>& lse, int k,
           const describer& desc) {
-                const auto E = la::reference(P, conv);
-                const auto B = la::any_order(P, conv, U);
-                const auto w = law::compare(P, out, lse, E, B);
-                const bool ok = record(L, k, P, w, "exact", desc);
-                if (!ok) {
-                  // which wrong reading of the problem the output matches
-                  std::string dg;
-                  for (const auto& v : law::variants(P)) {
-                    const auto Ev = la::reference(P, conv, v.w);
-                    const auto wv = law::compare(P, out, lse, Ev, B);
-                    if (wv.within()) {
-                      dg = v.name;
-                      break;
-                    }
-                  }
-                  // the empty rows: another convention than the one declared
-                  for (const auto other : {la::empty_rows::zeros, la::empty_rows::nan, la::empty_rows::mean})
-                    if (dg.empty() && other != conv && la::any_empty_row(P) &&
-                        law::compare(P, out, lse, la::reference(P, other), la::any_order(P, other, U)).within())
-                      dg = std::string("empty-row convention: its empty rows hold ") + la::to_string(other) +
-                           ", it declares " + la::to_string(conv);
-                  // an error the size of a coarser accuracy class (float16 arithmetic
-                  // behind a float16 storage dtype): advice once every attend law
-                  // passes with it (run.cpp, verify_advice tries them in order)
-                  std::string within;
-                  for (const char* name : kAccuracyClasses) {
-                    check_run c = cx;
-                    c.accuracy = parse_accuracy(name);
-                    // a 16-bit wire stores in its own format: only deeper classes of it
-                    const bool other_format = cx.wire != PV_F32 && c.accuracy.precision != cx.accuracy.precision;
-                    if (!dg.empty() || other_format || !coarser(c.accuracy, cx.accuracy)) continue;
-                    if (law::compare(P, out, lse, E, la::any_order(P, conv, units<T>(c))).within()) {
-                      within += (within.empty() ? "" : " or ") + cause_of(c.accuracy);
-                      L.result_ref().advise.push_back(name);
-                    }
-                  }
-                  if (!within.empty())
-                    dg = "its error is within the bound of " + within + ", not of " +
-                         (cx.accuracy.u > 0 ? cause_of(cx.accuracy) : std::string(type_name<T>()) + " arithmetic");
-                  L.diagnose(dg.empty() ? "no single cause found among the alignment, the window's ends, the GQA "
-                                           "mapping, the softcap, the sinks, the padding, the empty rows and the "
-                                           "accuracy classes"
-                                         : dg);
-                }
-                return ok;
-              });
+        const auto E = la::reference(P, conv);
+        const auto B = la::any_order(P, conv, U);
+        const auto w = law::compare(P, out, lse, E, B);
+        const bool ok = record(L, k, P, w, "exact", desc);
+        if (!ok) {
+          // which wrong reading of the problem the output matches
+          std::string dg;
+          for (const auto& v : law::variants(P)) {
+            const auto Ev = la::reference(P, conv, v.w);
+            const auto wv = law::compare(P, out, lse, Ev, B);
+            if (wv.within()) {
+              dg = v.name;
+              break;
+            }
+          }
+          // the empty rows: another convention than the one declared
+          for (const auto other : {la::empty_rows::zeros, la::empty_rows::nan, la::empty_rows::mean})
+            if (dg.empty() && other != conv && la::any_empty_row(P) &&
+                law::compare(P, out, lse, la::reference(P, other), la::any_order(P, other, U)).within())
+              dg = std::string("empty-row convention: its empty rows hold ") + la::to_string(other) +
+                   ", it declares " + la::to_string(conv);
+          // an error the size of a coarser accuracy class (float16 arithmetic
+          // behind a float16 storage dtype): advice once every attend law
+          // passes with it (run.cpp, verify_advice tries them in order); only
+          // when no wrong reading of the problem explains the output
+          if (dg.empty()) {
+            std::string within;
+            for (const char* name : kAccuracyClasses) {
+              check_run c = cx;
+              c.accuracy = parse_accuracy(name);
+              // a 16-bit wire stores in its own format: only deeper classes of it
+              const bool other_format = cx.wire != PV_F32 && c.accuracy.precision != cx.accuracy.precision;
+              if (other_format || !coarser(c.accuracy, cx.accuracy)) continue;
+              if (law::compare(P, out, lse, E, la::any_order(P, conv, units<T>(c))).within()) {
+                within += (within.empty() ? "" : " or ") + cause_of(c.accuracy);
+                L.result_ref().advise.push_back(name);
+              }
+            }
+            if (!within.empty())
+              dg = "its error is within the bound of " + within + ", not of " +
+                   (cx.accuracy.u > 0 ? cause_of(cx.accuracy) : std::string(type_name<T>()) + " arithmetic");
+          }
+          L.diagnose(dg.empty() ? "no single cause found among the alignment, the window's ends, the GQA "
+                                   "mapping, the scale, the softcap, the ALiBi slopes, the sinks, the padding, "
+                                   "the empty rows and the accuracy classes"
+                                 : dg);
+        }
+        return ok;
+      });
   return L.finish();
 }
 
@@ -608,19 +433,19 @@ law_result law_support(const check_run& cx) {
       L, ks, [&](rng& g, int k) { return law::probe(draw<T>(cx, g, k, cx.lib.attend_caps, conv, w)); },
       [&](const problem& P, const std::vector<double>& out, const std::vector<double>&, int k,
           const describer& desc) {
-                law::row_support s;
-                if (!law::first_mismatch(P, out, s)) {
-                  L.within(k, hp(0), hp(0), "every row's support", desc);
-                  return true;
-                }
-                std::string msg = "row (b " + std::to_string(s.b) + ", i " + std::to_string(s.i) + ", h " +
-                                  std::to_string(s.h) + ") at position " +
-                                  std::to_string(P.q_start[std::size_t(s.b)] + s.i) + " sees keys " +
-                                  law::ranges(s.got) + ", the mask lets it see " + law::ranges(s.want);
-                L.fail(k, msg, desc);
-                if (const std::string dg = law::classify(P, out, s.b); !dg.empty()) L.diagnose(dg);
-                return false;
-              });
+        law::row_support s;
+        if (!law::first_mismatch(P, out, s)) {
+          L.within(k, hp(0), hp(0), "every row's support", desc);
+          return true;
+        }
+        std::string msg = "row (b " + std::to_string(s.b) + ", i " + std::to_string(s.i) + ", h " +
+                          std::to_string(s.h) + ") at position " +
+                          std::to_string(P.q_start[std::size_t(s.b)] + s.i) + " sees keys " +
+                          law::ranges(s.got) + ", the mask lets it see " + law::ranges(s.want);
+        L.fail(k, msg, desc);
+        if (const std::string dg = law::classify(P, out, s.b); !dg.empty()) L.diagnose(dg);
+        return false;
+      });
   return L.finish();
 }
 
@@ -699,11 +524,9 @@ law_result law_attend_convex_hull(const check_run& cx) {
   const auto ks = L.case_indices();
   const auto conv = convention(cx);
   // F: the format V is stored in; A: the arithmetic's (file comment of convex_hull.h)
-  const bool coarse = double(cx.accuracy.u) > double(unit_roundoff<T>());
-  const double F = coarse ? cx.accuracy.max : double(std::numeric_limits<T>::max()),
-               A = coarse && (cx.accuracy.accumulate || cx.accuracy.accumulate_pv) ? cx.accuracy.max
-                                                                                  : double(std::numeric_limits<T>::max());
-  const std::string format = coarse ? cx.accuracy.name : std::string(type_name<T>());
+  const attention_units au = attention_law_units<T>(cx);
+  const double F = au.largest_stored, A = au.largest_sum;
+  const std::string format = au.coarse ? cx.accuracy.name : std::string(type_name<T>());
   const auto U = units<T>(cx);
   const auto make = [&](rng& g, int k) {
     problem P = draw<T>(cx, g, k, cx.lib.attend_caps, conv, {});
@@ -719,21 +542,21 @@ law_result law_attend_convex_hull(const check_run& cx) {
       L, ks, make,
       [&](const problem& P, const std::vector<double>& out, const std::vector<double>&, int k,
           const describer& desc) {
-                hp over = 0;
-                const auto w = law::compare(P, out, la::any_order(P, conv, U), &over);
-                if (!w.found) return true;
-                const bool ok = L.within(k, w.diff, w.bound,
-                                         entry_of(P, w.index, false) + ": got " + to_decimal(w.got) +
-                                             ", the values it sees end at " + to_decimal(w.other),
-                                         desc);
-                if (!ok && !std::isfinite(w.got) && over > hp(F))
-                  L.diagnose(format + " accumulation overflow: every value the row sees is finite and its output "
-                                      "lies among them, yet it is " + to_decimal(w.got) +
-                             "; the unnormalised sum of e^{s_j - m} |v_jc| reaches " + to_decimal(over.convert_to<double>()) +
-                             ", past " + to_decimal(F) + ", the largest " + format +
-                             " value: a sum of p v kept in " + format + " overflows before the division");
-                return ok;
-              });
+        hp over = 0;
+        const auto w = law::compare(P, out, la::any_order(P, conv, U), &over);
+        if (!w.found) return true;
+        const bool ok = L.within(k, w.diff, w.bound,
+                                 entry_of(P, w.index, false) + ": got " + to_decimal(w.got) +
+                                     ", the values it sees end at " + to_decimal(w.other),
+                                 desc);
+        if (!ok && !std::isfinite(w.got) && over > hp(F))
+          L.diagnose(format + " accumulation overflow: every value the row sees is finite and its output "
+                              "lies among them, yet it is " + to_decimal(w.got) +
+                     "; the unnormalised sum of e^{s_j - m} |v_jc| reaches " + to_decimal(over.convert_to<double>()) +
+                     ", past " + to_decimal(F) + ", the largest " + format +
+                     " value: a sum of p v kept in " + format + " overflows before the division");
+        return ok;
+      });
   return L.finish();
 }
 

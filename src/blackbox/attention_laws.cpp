@@ -106,10 +106,8 @@ matrix<T> out_of(const law_run& L, std::size_t i, std::size_t rows, std::size_t 
 /// its smallest normal.
 template <class T>
 matrix<hp> apriori_bound(const check_run& cx, const matrix<T>& Q, const matrix<T>& K, const matrix<T>& V) {
-  const hp mu = hmax(convert<hp>(std::numeric_limits<T>::min()),
-                     cx.accuracy.accumulate ? convert<hp>(std::ldexp(1.0, cx.accuracy.emin)) : hp(0));
   const attention_units au = attention_law_units<T>(cx);
-  return laws::attention_bound::any_order(Q, K, V, au.arith, mu, au.storage, au.pv, au.pv_eta);
+  return laws::attention_bound::any_order(Q, K, V, au.arith, au.mu, au.storage, au.pv, au.pv_eta);
 }
 
 std::string entry(std::size_t i, std::size_t c) {

@@ -66,6 +66,7 @@ struct check_run {
   std::string profile = "quick";  ///< the shapes of attention.shapes (shapes.h): quick | models
   bool profile_given = false;     ///< --profile was given
   std::vector<std::string> shapes;  ///< --shape NQxNKxDxDV (repeatable)
+  std::vector<std::string> attend_presets;  ///< --attend-preset NAME (repeatable; laws/attend/models.h)
   /// The declarations the library ran in this pass's probe (declines.h);
   /// null: no probe (a decline is then judged within its law only).
   std::shared_ptr<const std::set<std::string>> probed;
@@ -125,17 +126,49 @@ hp law_u(const check_run& cx) {
 /// (float16-accumulation: the class's u everywhere).
 /// float16-pv-accumulation: a storage class whose sum of p v is rounded at
 /// the class's u (`pv`, its subnormal spacing `pv_eta`).
+/// `mu` is the smallest normal of the format the sums are computed in (T's,
+/// or the class's when it accumulates in its format), and `storage_eta` the
+/// storage format's subnormal spacing 2^(emin - p + 1) (0 without storage).
+/// `coarse`: a declared class coarser than T; then V is stored in the class's
+/// format, whose largest value is `largest_stored`, and `largest_sum` is the
+/// largest value of the format the sums are kept in (the class's when it
+/// accumulates, or accumulates p v, in it; T's otherwise).
 struct attention_units {
-  hp arith, storage, pv = hp(0), pv_eta = hp(0);
+  hp arith, storage, pv = hp(0), pv_eta = hp(0), mu = hp(0), storage_eta = hp(0);
+  bool coarse = false;
+  double largest_stored = 0, largest_sum = 0;
 };
+
+/// The subnormal spacing 2^(emin - p + 1) of a declared class's format.
+inline hp subnormal_spacing(const accuracy_class& a) {
+  return convert<hp>(std::ldexp(1.0, a.emin - a.precision + 1));
+}
 
 template <class T>
 attention_units attention_law_units(const check_run& cx) {
   const hp t = convert<hp>(unit_roundoff<T>()), a = convert<hp>(cx.accuracy.u);
-  if (cx.accuracy.accumulate || !(a > t)) return {law_u<T>(cx), hp(0)};
+  attention_units au;
+  au.coarse = a > t;
+  au.largest_stored = au.coarse ? cx.accuracy.max : double(std::numeric_limits<T>::max());
+  au.largest_sum = au.coarse && (cx.accuracy.accumulate || cx.accuracy.accumulate_pv)
+                       ? cx.accuracy.max
+                       : double(std::numeric_limits<T>::max());
+  au.mu = hmax(convert<hp>(std::numeric_limits<T>::min()),
+               cx.accuracy.accumulate ? convert<hp>(std::ldexp(1.0, cx.accuracy.emin)) : hp(0));
+  if (cx.accuracy.accumulate || !(a > t)) {
+    au.arith = law_u<T>(cx);
+    au.storage = hp(0);
+    return au;
+  }
   const hp f32 = convert<hp>(unit_roundoff<float>());
-  if (!cx.accuracy.accumulate_pv) return {t > f32 ? t : f32, a};
-  return {t > f32 ? t : f32, a, a, convert<hp>(std::ldexp(1.0, cx.accuracy.emin - cx.accuracy.precision + 1))};
+  au.arith = t > f32 ? t : f32;
+  au.storage = a;
+  au.storage_eta = subnormal_spacing(cx.accuracy);
+  if (cx.accuracy.accumulate_pv) {
+    au.pv = a;
+    au.pv_eta = au.storage_eta;
+  }
+  return au;
 }
 
 /// The unit roundoffs of a RoPE or sinusoid law for dtype T (rope_model.h,
@@ -146,7 +179,7 @@ rope_units rope_law_units(const check_run& cx) {
   const hp t = convert<hp>(unit_roundoff<T>()), op = law_u<T>(cx);
   const bool stored = op > t;  // the declared class's format holds the input and the result
   return {cx.accuracy.accumulate ? op : t, op, stored,
-          stored ? hp(std::ldexp(1.0, cx.accuracy.emin - cx.accuracy.precision + 1)) : hp(0)};
+          stored ? subnormal_spacing(cx.accuracy) : hp(0)};
 }
 
 }  // namespace pv::blackbox

@@ -68,6 +68,7 @@ std::string law_run::replay_of(int k) const {
 std::string law_run::shape_flags() const {
   std::string f = cx_.profile_given ? " --profile " + cx_.profile : std::string();
   for (const auto& s : cx_.shapes) f += " --shape " + s;
+  for (const auto& s : cx_.attend_presets) f += " --attend-preset " + s;
   return f;
 }
 

@@ -145,7 +145,7 @@ class law_run {
   std::string rope_flags() const;
   mutable std::string rope_flags_;  ///< rope_flags(), once known
   mutable bool rope_flags_known_ = false;
-  std::string shape_flags() const;  ///< --profile (when given) and every --shape of the run
+  std::string shape_flags() const;  ///< --profile (when given), every --shape and --attend-preset of the run
   std::string replay_of(int k) const;
   const check_run& cx_;
   law_result r_;

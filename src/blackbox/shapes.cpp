@@ -215,8 +215,7 @@ law_result law_shapes(const check_run& cx0) {
   const value_range vr = range_of<T>(cx);
   const attention_units au = attention_law_units<T>(cx);
   const double u = convert<double>(au.arith), us = convert<double>(au.storage);
-  const double mu = std::max(double(std::numeric_limits<T>::min()),
-                             cx.accuracy.accumulate ? std::ldexp(1.0, cx.accuracy.emin) : 0.0);
+  const double mu = convert<double>(au.mu);
   std::vector<judged_case<T>> cs;
   const auto ks = L.case_indices();
   for (int k : ks) {

@@ -9,6 +9,7 @@
 #include "sandbox/sandbox.h"
 #include "blackbox/shapes.h"
 #include "laws/aliases.h"
+#include "laws/attend/models.h"
 #include "cli/options.h"
 #include "cli/check_jobs.h"
 #include "reports/junit.h"
@@ -192,7 +193,8 @@ cli::option_table check_options(check_args& a) {
       {"--profile", "NAME",
        "the shapes of attention.shapes: quick (default; 22 shapes: the tile boundaries of n_k and n_q = 65, 129, 257, head dims "
        "32-256, d != d_v, n_q = 1, random and structured inputs, two rows of 4096 keys with all-positive values) or models (quick plus a decoding step "
-       "1x4096, 256x2048 and one FLUX.1 head of 4608 tokens with its 3-axis RoPE per dtype); docs/check.md",
+       "1x4096, 256x2048 and one FLUX.1 head of 4608 tokens with its 3-axis RoPE per dtype; and attend.models "
+       "at every --attend-preset); docs/check.md",
        [&](const std::string& v) {
          try {
            check_profile(v);
@@ -200,6 +202,15 @@ cli::option_table check_options(check_args& a) {
            throw usage_error(e.what());
          }
          cx.profile = v, cx.profile_given = true;
+       }},
+      {"--attend-preset", "NAME",
+       "a model's attention layer for attend.models: " + laws::attend_models::preset_names() +
+           " (repeatable; --profile models runs every one; docs/check.md)",
+       [&](const std::string& v) {
+         if (!laws::attend_models::find_preset(v))
+           throw usage_error("--attend-preset: '" + text::visible(v) + "' is not a preset (" +
+                             laws::attend_models::preset_names() + ")");
+         cx.attend_presets.push_back(v);
        }},
       {"--shape", "NQxNKxDxDV",
        "an attention shape of your own for attention.shapes, e.g. 1x4096x128x128 (repeatable; runs in "
@@ -292,9 +303,12 @@ std::vector<std::string> unmatched(const std::vector<std::string>& asked, const 
 usage_error no_such_law(const std::string& only, const std::string& whose, const std::vector<std::string>& known) {
   std::string list;
   for (const auto& id : known) list += "\n  " + id;
+  const std::string models = laws::attend_models::id;
+  const bool asks_models = !only.empty() && (models.rfind(only, 0) == 0 || only.rfind(models, 0) == 0);
   return usage_error("--law: no law of " + whose + " has an id starting with '" + text::visible(only) +
-                     "' (ids are LAW[dtype] or LAW[config/dtype]; --law takes a prefix). Its laws:" +
-                     (list.empty() ? std::string(" none") : list));
+                     "' (ids are LAW[dtype] or LAW[config/dtype]; --law takes a prefix)" +
+                     (asks_models ? "; " + models + " runs only with --profile models or --attend-preset NAME" : "") +
+                     ". Its laws:" + (list.empty() ? std::string(" none") : list));
 }
 
 /// --law with --mutation or --panel: each prefix must name a law of at least

@@ -115,8 +115,12 @@ struct problem {
 /// kernel computes when it aligns the causal mask top-left (query 0 at
 /// position 0), widens the window by extra keys on the left, maps query
 /// head h to KV head h mod h_kv (tile instead of repeat), ignores the softcap,
-/// drops the sinks, reads the padded keys (k_len ignored), or returns the
-/// log-sum-exp in base 2 (log2 Z: an exp2 kernel's running sum not converted back).
+/// drops the sinks, reads the padded keys (k_len ignored), returns the
+/// log-sum-exp in base 2 (log2 Z: an exp2 kernel's running sum not converted
+/// back), uses 1/sqrt(d) in place of the problem's scale, ignores the ALiBi
+/// slopes, caps as (x/c) tanh(x/c) (flash-attention#2396, a swish in place of
+/// the cap), or caps after adding the ALiBi bias, c tanh((x + bias)/c)
+/// (TransformerEngine PR 3391: FlashAttention caps x, then adds the bias).
 struct variant {
   bool top_left = false;
   long window_extra = 0;
@@ -125,6 +129,10 @@ struct variant {
   bool no_sinks = false;
   bool reads_padding = false;
   bool lse_log2 = false;
+  bool no_scale = false;
+  bool no_alibi = false;
+  bool softcap_swish = false;
+  bool cap_after_bias = false;
 };
 
 /// The KV head query head h reads: floor(h h_kv / h_q) (tile: h mod h_kv).
@@ -169,27 +177,59 @@ struct row_logits {
   std::vector<hp> s, x, t, bias, a;
 };
 
+/// sum_l a_l b_l and sum_l |a_l b_l| over n doubles, in the operations hp
+/// arithmetic would do (each product exact, each addition rounded at hp's
+/// precision), so the same values, but without hp's temporaries (an
+/// allocation each): the logits of a row of 8192 keys of 128 components are
+/// a million products (attend.models).
+class exact_dot {
+ public:
+  exact_dot() { mpfr_init2(t_, mpfr_get_prec(dot.backend().data())); }
+  ~exact_dot() { mpfr_clear(t_); }
+  exact_dot(const exact_dot&) = delete;
+  exact_dot& operator=(const exact_dot&) = delete;
+  void operator()(const double* a, const double* b, long n) {
+    mpfr_ptr d = dot.backend().data(), s = ab.backend().data();
+    mpfr_set_zero(d, 1);
+    mpfr_set_zero(s, 1);
+    for (long l = 0; l < n; ++l) {
+      mpfr_set_d(t_, a[l], MPFR_RNDN);
+      mpfr_mul_d(t_, t_, b[l], MPFR_RNDN);
+      mpfr_add(d, d, t_, MPFR_RNDN);
+      mpfr_abs(t_, t_, MPFR_RNDN);
+      mpfr_add(s, s, t_, MPFR_RNDN);
+    }
+  }
+  hp dot = 0, ab = 0;
+
+ private:
+  mpfr_t t_;
+};
+
 inline row_logits logits(const problem& P, long b, long i, long h, const variant& w = {}) {
   row_logits r;
-  const hp sc = scale_of(P);
+  exact_dot qk;
+  const hp sc = w.no_scale ? hp(hp(1) / sqrt(hp(double(P.d)))) : scale_of(P);
   const long g = kv_head(P, h, w);
   const long p = P.q_start[std::size_t(b)] + i;
   for (long j = 0; j < P.n_k; ++j) {
     if (!visible(P, b, i, j, w)) continue;
-    hp dot = 0, ab = 0;
-    for (long l = 0; l < P.d; ++l) {
-      const hp t = hp(P.q[P.qi(b, i, h, l)]) * hp(P.k[P.ki(b, j, g, l)]);
-      dot += t;
-      ab += abs(t);
-    }
+    qk(&P.q[P.qi(b, i, h, 0)], &P.k[P.ki(b, j, g, 0)], P.d);
+    const hp& dot = qk.dot;
+    const hp& ab = qk.ab;
     const hp x = sc * dot;
-    const hp t = P.softcap > 0 && !w.no_softcap ? hp(hp(P.softcap) * tanh(x / hp(P.softcap))) : x;
-    const hp bias = P.alibi.empty() ? hp(0) : hp(hp(P.alibi[std::size_t(h)]) * hp(double(j - p)));
+    const hp bias = P.alibi.empty() || w.no_alibi ? hp(0) : hp(hp(P.alibi[std::size_t(h)]) * hp(double(j - p)));
+    const hp c = hp(P.softcap);
+    const bool capped = P.softcap > 0 && !w.no_softcap, inside = capped && w.cap_after_bias;
+    const hp t = !capped         ? x
+                 : w.softcap_swish ? hp(x / c * tanh(x / c))
+                 : inside          ? hp(c * tanh((x + bias) / c))
+                                   : hp(c * tanh(x / c));
     r.keys.push_back(j);
     r.x.push_back(x);
     r.t.push_back(t);
     r.bias.push_back(bias);
-    r.s.push_back(t + bias);
+    r.s.push_back(inside ? t : hp(t + bias));
     r.a.push_back(abs(sc) * ab);
   }
   return r;
@@ -202,7 +242,12 @@ struct exact {
   std::vector<bool> empty;  ///< per row (b, i, h), indexed like lse
 };
 
-inline exact reference(const problem& P, empty_rows conv, const variant& w = {}) {
+/// The rows (b, h, i) to compute, indexed like lse (P.li): every row when
+/// null; the others are left 0 (the model-scale law judges a sample of rows).
+using row_set = std::vector<char>;
+inline bool wanted(const row_set* rows, std::size_t li) { return rows == nullptr || (*rows)[li] != 0; }
+
+inline exact reference(const problem& P, empty_rows conv, const variant& w = {}, const row_set* rows = nullptr) {
   exact E;
   E.out.assign(P.out_size(), hp(0));
   E.lse.assign(P.lse_size(), hp(0));
@@ -212,8 +257,9 @@ inline exact reference(const problem& P, empty_rows conv, const variant& w = {})
     for (long h = 0; h < P.h_q; ++h) {
       const long g = kv_head(P, h, w);
       for (long i = 0; i < P.n_q; ++i) {
-        const row_logits r = logits(P, b, i, h, w);
         const std::size_t li = P.li(b, h, i);
+        if (!wanted(rows, li)) continue;
+        const row_logits r = logits(P, b, i, h, w);
         if (r.keys.empty() && !sinks) {
           E.empty[li] = true;
           E.lse[li] = hp(-std::numeric_limits<double>::infinity());
@@ -266,7 +312,7 @@ struct units {
   hp u, mu, us = hp(0), eta_s = hp(0), upv = hp(0), eta_pv = hp(0);
 };
 
-inline bounds any_order(const problem& P, empty_rows conv, const units& U) {
+inline bounds any_order(const problem& P, empty_rows conv, const units& U, const row_set* rows = nullptr) {
   const hp &u = U.u, &mu = U.mu;
   bounds B;
   B.out.assign(P.out_size(), hp(0));
@@ -282,6 +328,7 @@ inline bounds any_order(const problem& P, empty_rows conv, const units& U) {
     for (long h = 0; h < P.h_q; ++h) {
       const long g = kv_head(P, h);
       for (long i = 0; i < P.n_q; ++i) {
+        if (!wanted(rows, P.li(b, h, i))) continue;
         const row_logits r = logits(P, b, i, h);
         if (r.keys.empty() && !sinks) {
           if (conv == empty_rows::mean) {

@@ -10,12 +10,15 @@
 // problems from the capabilities the kernel declares and, on a failure,
 // names the class of the error by the variant (problem.h) the output
 // matches: the causal alignment, a window off by one, the GQA mapping, the
-// softcap or the sinks ignored, the padded keys read, a base-2 log-sum-exp.
+// scale, the softcap, the ALiBi slopes or the sinks ignored, the softcap's
+// formula or its place after the ALiBi bias, the padded keys read, a base-2
+// log-sum-exp.
 #pragma once
 
 #include "laws/attend/compare.h"
 #include "laws/attend/problem.h"
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -75,10 +78,28 @@ inline std::vector<named_variant> variants(const attend::problem& P) {
     v.push_back({a, "GQA mapping: query head h reads KV head h mod h_kv (tile) instead of floor(h h_kv / h_q) "
                     "(repeat)"});
   }
+  if (P.scale != 0 && P.scale != 1 / std::sqrt(double(P.d))) {
+    attend::variant a;
+    a.no_scale = true;
+    v.push_back({a, "scale ignored: the scores are scaled by 1/sqrt(d) in place of the problem's scale"});
+  }
   if (P.softcap > 0) {
     attend::variant a;
     a.no_softcap = true;
     v.push_back({a, "softcap ignored: the scores are not capped (s -> c tanh(s/c) missing)"});
+    a = {};
+    a.softcap_swish = true;
+    v.push_back({a, "softcap formula: the scores become (s/c) tanh(s/c), not c tanh(s/c) (unbounded, a swish)"});
+  }
+  if (!P.alibi.empty()) {
+    attend::variant a;
+    a.no_alibi = true;
+    v.push_back({a, "ALiBi ignored: the bias slope_h (j - p) is not added to the scores"});
+    if (P.softcap > 0) {
+      a = {};
+      a.cap_after_bias = true;
+      v.push_back({a, "softcap after the ALiBi bias: the scores become c tanh((s + bias)/c), not c tanh(s/c) + bias"});
+    }
   }
   bool padded = false;
   for (long l : P.k_len) padded = padded || l < P.n_k;

@@ -98,6 +98,36 @@ TEST(AttendLaws, ReferenceNamesTheVariantAWrongKernelComputes) {
   EXPECT_TRUE(named);
 }
 
+// Each wrong reading of the scale, the softcap and ALiBi is named by its own
+// class: the first variant the diagnosis tries that the output matches is it.
+TEST(AttendLaws, ScaleSoftcapAndAlibiBugsAreEachNamedByTheirOwnClass) {
+  problem P = drawn(1, 2, 1, 3, 9, 4, 2);
+  for (auto& x : P.q) x *= 3;  // logits past the cap
+  P.scale = 0.8;
+  P.softcap = 1.5;
+  P.alibi = {0.5, 0.25};
+  P.q_start = {6};
+  const auto E = attend::reference(P, empty_rows::zeros);
+  const auto B = attend::any_order(P, empty_rows::zeros, hp(0x1p-52), hp(0x1p-1022));
+  const struct {
+    attend::variant w;
+    const char* name;
+  } bugs[] = {{{.no_scale = true}, "scale ignored"},
+              {{.no_softcap = true}, "softcap ignored"},
+              {{.softcap_swish = true}, "softcap formula"},
+              {{.no_alibi = true}, "ALiBi ignored"},
+              {{.cap_after_bias = true}, "softcap after the ALiBi bias"}};
+  for (const auto& bug : bugs) {
+    const auto out = doubles(attend::reference(P, empty_rows::zeros, bug.w).out);
+    EXPECT_FALSE(attend_reference::compare(P, out, {}, E, B).within()) << bug.name << " is caught";
+    std::string named;
+    for (const auto& v : attend_reference::variants(P))
+      if (named.empty() && attend_reference::compare(P, out, {}, attend::reference(P, empty_rows::zeros, v.w), B).within())
+        named = v.name;
+    EXPECT_EQ(named.find(bug.name), 0u) << bug.name << " named " << named;
+  }
+}
+
 TEST(AttendLaws, ANanAgreesOnlyWithANan) {
   attend_compare::worst w;
   attend_compare::raise(w, 0, false, std::nan(""), hp(1), hp(1));

@@ -61,6 +61,72 @@ TEST(AttendProblem, SoftcapAndScaleAndAlibiEnterTheLogit) {
   EXPECT_NEAR(at(reference(P, empty_rows::zeros).out, 0), std::exp(2.75) / (std::exp(2.75) + 1), 1e-15);
 }
 
+// the wrong readings the diagnosis tries (variant): each changes the logit of
+// key 0 as the bug it names does, and nothing else
+TEST(AttendProblem, TheScaleSoftcapAndAlibiVariantsComputeTheirBugs) {
+  problem P = one(1, 2, 4, 1);
+  P.q = {1, 0, 0, 0};
+  P.k = {3, 0, 0, 0, 0, 0, 0, 0};  // q.k_0 = 3, q.k_1 = 0
+  P.v = {1, 0};
+  P.scale = 1.5;  // x_0 = 4.5
+  P.softcap = 2;
+  P.alibi = {0.5};
+  P.q_start = {1};  // biases -0.5 (key 0) and 0 (key 1)
+  const auto p0 = [&](const variant& w) { return at(reference(P, empty_rows::zeros, w).out, 0); };
+  const auto weight = [](double s0) { return std::exp(s0) / (std::exp(s0) + 1); };
+  EXPECT_NEAR(p0({}), weight(2 * std::tanh(2.25) - 0.5), 1e-15) << "c tanh(x/c) + bias";
+  EXPECT_NEAR(p0({.no_scale = true}), weight(2 * std::tanh(0.75) - 0.5), 1e-15) << "x = q.k / sqrt(4)";
+  EXPECT_NEAR(p0({.no_alibi = true}), weight(2 * std::tanh(2.25)), 1e-15);
+  EXPECT_NEAR(p0({.softcap_swish = true}), weight(2.25 * std::tanh(2.25) - 0.5), 1e-15) << "(x/c) tanh(x/c)";
+  EXPECT_NEAR(p0({.cap_after_bias = true}), weight(2 * std::tanh(2.0)), 1e-15) << "c tanh((x + bias)/c)";
+  // (key 1: x = 0 and no bias, logit 0 in every reading) without a cap the
+  // cap's two bugs change nothing
+  P.softcap = 0;
+  EXPECT_EQ(p0({.softcap_swish = true}), p0({})) << "no cap, no cap's formula";
+  EXPECT_EQ(p0({.cap_after_bias = true}), p0({}));
+}
+
+// attend.models computes a sample of rows: each the same as in the whole
+// computation, the others left 0; exact_dot gives hp arithmetic's values
+TEST(AttendProblem, ARowSetComputesItsRowsAsTheWholeComputationDoes) {
+  problem P = one(3, 5, 4, 2);
+  P.h_q = 2;
+  P.allocate();
+  for (std::size_t i = 0; i < P.q.size(); ++i) P.q[i] = std::sin(double(i) + 0.25) * 3;
+  for (std::size_t i = 0; i < P.k.size(); ++i) P.k[i] = std::cos(double(i) * 0.9);
+  for (std::size_t i = 0; i < P.v.size(); ++i) P.v[i] = double(i % 7) - 3;
+  P.causal = true;
+  P.q_start = {2};
+  P.lse = true;
+  row_set rows(P.lse_size(), 0);
+  rows[P.li(0, 1, 2)] = rows[P.li(0, 0, 0)] = 1;
+  const units U{hp(0x1p-24), hp(0x1p-126)};
+  const exact E = reference(P, empty_rows::zeros), Es = reference(P, empty_rows::zeros, {}, &rows);
+  const bounds B = any_order(P, empty_rows::zeros, U), Bs = any_order(P, empty_rows::zeros, U, &rows);
+  for (long h = 0; h < 2; ++h)
+    for (long i = 0; i < 3; ++i) {
+      const std::size_t li = P.li(0, h, i);
+      const bool in = rows[li] != 0;
+      EXPECT_EQ(Es.lse[li], in ? E.lse[li] : hp(0)) << h << " " << i;
+      EXPECT_EQ(Bs.lse[li], in ? B.lse[li] : hp(0)) << h << " " << i;
+      for (long c = 0; c < 2; ++c) {
+        EXPECT_EQ(Es.out[P.oi(0, i, h, c)], in ? E.out[P.oi(0, i, h, c)] : hp(0));
+        EXPECT_EQ(Bs.out[P.oi(0, i, h, c)], in ? B.out[P.oi(0, i, h, c)] : hp(0));
+      }
+    }
+  exact_dot qk;
+  const double a[] = {1.5, -0x1p-60, 3, 1e20}, b[] = {0.1, 7, -1.25, 1e-20};
+  qk(a, b, 4);
+  hp dot = 0, ab = 0;
+  for (int l = 0; l < 4; ++l) {
+    const hp t = hp(a[l]) * hp(b[l]);
+    dot += t;
+    ab += abs(t);
+  }
+  EXPECT_EQ(qk.dot, dot);
+  EXPECT_EQ(qk.ab, ab);
+}
+
 TEST(AttendProblem, GqaRepeatsEachKvHead) {
   problem P;
   P.h_q = 4;

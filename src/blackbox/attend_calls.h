@@ -1,0 +1,236 @@
+// The attend() calls of the black-box attend laws (attend_laws.cpp,
+// attend_models.cpp): an input as the kernel's arithmetic receives it, the
+// tensors laid out with strides (the memory between strides NaN: it must not
+// be read), the call of a problem, its output read back dense, a problem's
+// lossless text, and the units, empty-row convention and worst-entry record
+// every attend law judges with.
+#pragma once
+
+#include "blackbox/check_run.h"
+#include "blackbox/law_run.h"
+#include "laws/attend/compare.h"
+#include "laws/attend/problem.h"
+#include "blackbox/calls.h"
+#include "sandbox/call.h"
+#include "sandbox/operations.h"
+
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace pv::blackbox::attend_calls {
+
+using laws::attend::problem;
+namespace la = laws::attend;
+
+/// x as an input of type T reaches the kernel's arithmetic: rounded to T, and
+/// to the storage format of a 16-bit wire or a declared float16 / bfloat16
+/// class (attention_law_units), so that the bound need not count an input
+/// that underflows there.
+template <class T>
+struct storage {
+  explicit storage(const check_run& cx) : acc(cx.accuracy), in_format(attention_law_units<T>(cx).storage > 0) {}
+  double operator()(double x) const {
+    const double t = double(T(x));
+    return in_format ? round_to_format(t, acc) : t;
+  }
+  accuracy_class acc;
+  bool in_format;
+};
+
+/// The same for one value (storage<T> for many: it asks attention_law_units once).
+template <class T>
+double stored(const check_run& cx, double x) {
+  return storage<T>(cx)(x);
+}
+
+/// Strides (in elements) of one tensor [batch][tokens][heads][last]: dense
+/// (batch, token, head), dense (batch, head, token), or with gaps.
+struct layout {
+  std::int64_t s[3] = {0, 0, 0};
+  std::size_t span = 0;
+  std::string name;
+};
+
+inline layout dense_layout(long batch, long tokens, long heads, long last) {
+  layout L;
+  L.s[2] = last;
+  L.s[1] = heads * last;
+  L.s[0] = tokens * heads * last;
+  L.name = "dense (batch, token, head)";
+  L.span = sandbox::attend_row::span(L.s, batch, tokens, heads, last);
+  return L;
+}
+
+inline layout draw_layout(rng& g, long batch, long tokens, long heads, long last) {
+  const long mode = g.range(0, 2);
+  if (mode == 0) return dense_layout(batch, tokens, heads, last);
+  layout L;
+  if (mode == 1) {
+    L.s[1] = last;
+    L.s[2] = tokens * last;
+    L.s[0] = heads * tokens * last;
+    L.name = "dense (batch, head, token)";
+  } else {
+    L.s[2] = last + g.range(0, 3);
+    L.s[1] = heads * L.s[2] + g.range(0, 3);
+    L.s[0] = tokens * L.s[1] + g.range(0, 5);
+    L.name = "with gaps";
+  }
+  L.span = sandbox::attend_row::span(L.s, batch, tokens, heads, last);
+  return L;
+}
+
+struct layouts {
+  layout q, k, v, out;
+};
+
+inline layouts draw_layouts(rng& g, const problem& P) {
+  return {draw_layout(g, P.batch, P.n_q, P.h_q, P.d), draw_layout(g, P.batch, P.n_k, P.h_kv, P.d),
+          draw_layout(g, P.batch, P.n_k, P.h_kv, P.d_v), draw_layout(g, P.batch, P.n_q, P.h_q, P.d_v)};
+}
+
+inline std::string strides_text(const layout& L) {
+  return "(" + std::to_string(L.s[0]) + ", " + std::to_string(L.s[1]) + ", " + std::to_string(L.s[2]) + ") " + L.name;
+}
+
+/// A dense [batch][tokens][heads][last] tensor laid out by L, the memory
+/// between strides NaN.
+template <class T>
+std::vector<unsigned char> strided(const std::vector<double>& dense, const layout& L, long batch, long tokens,
+                                   long heads, long last) {
+  std::vector<T> buf(L.span, std::numeric_limits<T>::quiet_NaN());
+  sandbox::attend_row::for_each_row(L.s, batch, tokens, heads, last, [&](std::size_t dense_at, std::size_t at) {
+    for (long l = 0; l < last; ++l) buf[at + std::size_t(l)] = T(dense[dense_at + std::size_t(l)]);
+  });
+  std::vector<unsigned char> bytes(buf.size() * sizeof(T));
+  if (!bytes.empty()) std::memcpy(bytes.data(), buf.data(), bytes.size());
+  return bytes;
+}
+
+std::vector<unsigned char> int64_bytes(const std::vector<long>& v) {
+  std::vector<std::int64_t> w(v.begin(), v.end());
+  std::vector<unsigned char> b(w.size() * 8);
+  if (!b.empty()) std::memcpy(b.data(), w.data(), b.size());
+  return b;
+}
+
+/// The attend() call of problem P laid out by L.
+template <class T>
+call attend_call(const problem& P, const layouts& L) {
+  pv_attention_problem s{};
+  s.batch = P.batch;
+  s.h_q = P.h_q;
+  s.h_kv = P.h_kv;
+  s.n_q = P.n_q;
+  s.n_k = P.n_k;
+  s.d = P.d;
+  s.d_v = P.d_v;
+  for (int a = 0; a < 3; ++a) {
+    s.q_stride[a] = L.q.s[a];
+    s.k_stride[a] = L.k.s[a];
+    s.v_stride[a] = L.v.s[a];
+    s.out_stride[a] = L.out.s[a];
+  }
+  s.causal = P.causal ? 1 : 0;
+  s.window_left = P.left;
+  s.window_right = P.right;
+  s.scale = P.scale;
+  s.softcap = P.softcap;
+  return call(op::attend, dtype_of<T>(),
+              {long(P.sink.size()), long(P.alibi.size()), P.lse ? long(P.lse_size()) : 0L},
+              {sandbox::bytes_of_struct(s), strided<T>(P.q, L.q, P.batch, P.n_q, P.h_q, P.d),
+               strided<T>(P.k, L.k, P.batch, P.n_k, P.h_kv, P.d), strided<T>(P.v, L.v, P.batch, P.n_k, P.h_kv, P.d_v),
+               int64_bytes(P.q_start), int64_bytes(P.k_len), sandbox::bytes_of(P.sink), sandbox::bytes_of(P.alibi)});
+}
+
+/// The kernel's output of P read back dense (out[b][i][h][c]) from the strided
+/// buffer, and its log-sum-exp (empty when not asked for).
+template <class T>
+void read_back(const problem& P, const layouts& L, const result& R, std::vector<double>& out, std::vector<double>& lse) {
+  out.assign(P.out_size(), std::numeric_limits<double>::quiet_NaN());
+  lse.clear();
+  const std::size_t ob = L.out.span * sizeof(T);
+  if (R.out.size() < ob) return;
+  sandbox::attend_row::for_each_row(L.out.s, P.batch, P.n_q, P.h_q, P.d_v, [&](std::size_t dense_at, std::size_t at) {
+    for (long c = 0; c < P.d_v; ++c) {
+      T x;
+      std::memcpy(&x, R.out.data() + (at + std::size_t(c)) * sizeof(T), sizeof(T));
+      out[dense_at + std::size_t(c)] = double(x);
+    }
+  });
+  if (P.lse && R.out.size() >= ob + P.lse_size() * 8) {
+    lse.resize(P.lse_size());
+    std::memcpy(lse.data(), R.out.data() + ob, lse.size() * 8);
+  }
+}
+
+inline std::string list_text(const std::vector<long>& v) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + "]";
+}
+
+inline std::string list_text(const std::vector<double>& v) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + to_decimal(v[i]);
+  return s + "]";
+}
+
+/// Lossless text of a problem and its layout.
+inline std::string describe(const problem& P, const layouts& L) {
+  std::string s = "batch = " + std::to_string(P.batch) + ", h_q = " + std::to_string(P.h_q) +
+                  ", h_kv = " + std::to_string(P.h_kv) + ", n_q = " + std::to_string(P.n_q) +
+                  ", n_k = " + std::to_string(P.n_k) + ", d = " + std::to_string(P.d) +
+                  ", d_v = " + std::to_string(P.d_v) + "\nq_start = " + list_text(P.q_start) +
+                  ", k_len = " + list_text(P.k_len) + ", causal = " + (P.causal ? "1" : "0") +
+                  ", window = (" + std::to_string(P.left) + ", " + std::to_string(P.right) +
+                  "), scale = " + to_decimal(P.scale) + ", softcap = " + to_decimal(P.softcap) +
+                  "\nsink = " + list_text(P.sink) + ", alibi = " + list_text(P.alibi) +
+                  ", lse = " + (P.lse ? "1" : "0") + "\nstrides: q " + strides_text(L.q) + ", k " +
+                  strides_text(L.k) + ", v " + strides_text(L.v) + ", out " + strides_text(L.out) +
+                  "\nq [b][i][h][l] = " + list_text(P.q) + "\nk [b][j][g][l] = " + list_text(P.k) +
+                  "\nv [b][j][g][c] = " + list_text(P.v);
+  return s;
+}
+
+/// The (b, i, h, c) of a dense output index, in words.
+inline std::string entry_of(const problem& P, std::size_t e, bool lse) {
+  if (lse) {
+    const long i = long(e) % P.n_q, h = long(e) / P.n_q % P.h_q, b = long(e) / P.n_q / P.h_q;
+    return "lse (b " + std::to_string(b) + ", h " + std::to_string(h) + ", i " + std::to_string(i) + ")";
+  }
+  const long c = long(e) % P.d_v, h = long(e) / P.d_v % P.h_q, i = long(e) / P.d_v / P.h_q % P.n_q,
+             b = long(e) / P.d_v / P.h_q / P.n_q;
+  return "output (b " + std::to_string(b) + ", i " + std::to_string(i) + ", h " + std::to_string(h) + ", c " +
+         std::to_string(c) + ")";
+}
+
+/// The units of the bound for T, as attention.reference takes them
+/// (attention_law_units): a storage class (a 16-bit wire, or a declared
+/// float16 / bfloat16) stores q, k, v and out at its u and sums at float32's
+/// or T's; one that accumulates in its format counts every rounding at its u,
+/// and mu is the smallest normal of the format it computes in.
+template <class T>
+la::units units(const check_run& cx) {
+  const attention_units au = attention_law_units<T>(cx);
+  return {au.arith, au.mu, au.storage, au.storage_eta, au.pv, au.pv_eta};
+}
+
+inline la::empty_rows convention(const check_run& cx) {
+  return static_cast<la::empty_rows>(cx.lib.attend_empty_rows <= 3 ? cx.lib.attend_empty_rows : 0);
+}
+
+/// Records the worst entry of a case with the judge's words; false when it
+/// is outside its bound.
+inline bool record(law_run& L, int k, const problem& P, const laws::attend_compare::worst& w, const std::string& against,
+            const describer& desc) {
+  if (!w.found) return true;
+  return L.within(k, w.diff, w.bound,
+                  entry_of(P, w.index, w.lse) + ": got " + to_decimal(w.got) + ", " + against + " " +
+                      to_decimal(w.other),
+                  desc);
+}
+
+}  // namespace pv::blackbox::attend_calls
