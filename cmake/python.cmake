@@ -62,10 +62,12 @@ if(POSVERIFY_BUILD_TESTS)
       pv_python_pytest_case("${case}" ${_pv_py_tests})
     endforeach()
     # protocol version 4: attend through the pipe (examples/python/eager_attention.py
-    # and sdpa.py, each with wrong siblings; --impl-cmd; the numpy backend and
+    # and sdpa.py, each with wrong siblings, the eager one at the shapes of
+    # shipped models too; --impl-cmd; the numpy backend and
     # the server's findings, tests/python/attend_kernels.py)
     foreach(case eager_attention:test_eager_attention
                  eager_attention_siblings:test_eager_attention_siblings
+                 eager_attention_models:test_eager_attention_models
                  sdpa_attend:test_sdpa_attend
                  attend_impl_cmd:test_attend_impl_cmd
                  attend_protocol:test_attend_protocol)

@@ -33,6 +33,15 @@ std::vector<const lm::preset*> presets_of(const check_run& cx) {
 
 bool declared(std::uint32_t caps, std::uint32_t bit) { return (caps & bit) != 0; }
 
+/// The time allowed per byte a call moves (its inputs and output), beside
+/// sandbox.h's kNsPerMadd per multiply-add: 100 ns, 10 MB/s, for a server
+/// that receives, decodes and copies them (an eager kernel's repeat_kv
+/// copies K and V h_q / h_kv times) on a shared machine. The limit only tells
+/// a hang from a slow call: the Llama 3 decoding step of an eager Python
+/// kernel, 67 MB in float32, once took more than the 4.7 s of kNsPerMadd
+/// alone while a CI run shared the machine.
+constexpr double kNsPerByte = 100;
+
 /// The problem of preset m for a kernel declaring `caps` (models.h: a field
 /// only when declared), its inputs drawn from g and rounded as the kernel's
 /// arithmetic receives them.
@@ -143,6 +152,12 @@ law_result law_attend_models(const check_run& cx0) {
     const attend_calls::layouts Ls = attend_calls::draw_layouts(g, P);
     const la::row_set rows = sampled_rows(P, g);
     const std::size_t at = L.add(attend_calls::attend_call<T>(P, Ls));
+    // a case moves up to a few hundred MB, which a server (Python,
+    // --impl-cmd) copies and decodes: its time limit grows by kNsPerByte per
+    // byte as well as by kNsPerMadd per multiply-add (call_timeout_ms)
+    double bytes = double(L.calls()[at].out_bytes());
+    for (const auto& b : L.calls()[at].in) bytes += double(b.size());
+    cx.ro.timeout_ms = cx0.ro.timeout_ms + int(bytes * kNsPerByte * 1e-6);
     L.run();
     for (auto& b : L.calls()[at].in) std::vector<unsigned char>().swap(b);  // the inputs are sent
     const describer desc = [&] {

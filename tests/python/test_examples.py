@@ -242,6 +242,23 @@ def test_eager_attention_siblings(cls, law, diagnosis):
     assert "diagnosis: " + diagnosis in out
 
 
+def test_eager_attention_models():
+    """At the shapes of shipped models (attend.models): the eager kernel passes
+    a Llama 3 decoding step against caches of 8192 and 5000 tokens and a
+    gpt-oss chunk with sinks and a window of 128, tensors of tens of MB
+    through the pipe; its tiled-GQA sibling is caught there, named."""
+    models = ("--attend-preset", "llama-3-8b-decode", "--attend-preset", "gpt-oss-20b",
+              "--law", "attend.models[float32]")
+    rc, out = check("eager_attention:EagerAttention", *models)
+    assert rc == 0
+    assert ok_line("attend.models[float32]") in out
+    rc, out = check("eager_attention:EagerGqaTile", "--attend-preset", "gpt-oss-20b",
+                    "--law", "attend.models[float32]")
+    assert rc == 1
+    assert fail_line("attend.models[float32]") in out
+    assert "diagnosis: GQA mapping" in out
+
+
 def test_sdpa_attend():
     """The real F.scaled_dot_product_attention (the math composition on a torch
     without it) with a mask from the queries' positions passes; is_causal=True
