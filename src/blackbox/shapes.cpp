@@ -98,13 +98,6 @@ std::vector<shape_case> shape_cases(const check_run& cx) {
   return out;
 }
 
-/// The flags that select the cases of this run (for the replay commands).
-std::string shape_flags(const check_run& cx) {
-  std::string f = cx.profile_given ? " --profile " + cx.profile : std::string();
-  for (const auto& s : cx.shapes) f += " --shape " + s;
-  return f;
-}
-
 std::vector<double> as_doubles(const auto& m) { return std::vector<double>(m.a.begin(), m.a.end()); }
 
 template <class T>
@@ -322,10 +315,7 @@ law_result law_shapes(const check_run& cx0) {
       res.finding = "not bounded at this shape: " + list + " (the tolerance is at least the largest |v| of a "
                     "column, so only finiteness was checked there)";
   }
-  const std::string flags = shape_flags(cx);
-  for (auto* rp : {&res.replay, &res.worst_replay})
-    if (!rp->empty()) *rp += flags;
-  return res;
+  return res;  // the replays carry --profile and --shape (law_run::replay_of)
 }
 
 }  // namespace

@@ -200,6 +200,27 @@ TEST(CheckShapes, SizeMutantsCaughtByTheDefaultProfileOnly) {
   }
 }
 
+// A failure's replay carries the run's --profile and each --shape once (they
+// were appended twice: law_run's replay has them already), and replays the case.
+TEST(CheckShapes, AReplayCarriesTheProfileAndEachShapeOnce) {
+  const std::string dir = out_dir("shapes-replay");
+  auto r = run_posverify("check --impl " + mutant("size_drop_past_tile") +
+                         " --law 'attention.shapes[float32]' --profile quick --shape 1x129x64x64 --out " + dir);
+  EXPECT_EQ(r.code, 1) << r.out;
+  const auto j = pv::json::parse(slurp(dir + "/size_drop_past_tile.json"));
+  const std::string replay = j.find("laws")->items().at(0).second.find("replay")->as_string();
+  const auto count = [&](const std::string& w) {
+    std::size_t n = 0;
+    for (auto at = replay.find(w); at != std::string::npos; at = replay.find(w, at + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count(" --profile quick"), 1u) << replay;
+  EXPECT_EQ(count(" --shape 1x129x64x64"), 1u) << replay;
+  auto again = run_posverify(replay.substr(replay.find(" check ") + 1) + " --out " + dir);
+  EXPECT_EQ(again.code, 1) << again.out;
+  EXPECT_NE(again.out.find("FAIL  attention.shapes[float32]"), std::string::npos) << again.out;
+}
+
 // A storage class (16-bit inputs, float32 arithmetic) counted every rounding
 // at the 16-bit u, inside gamma_{4n+4} too: the bound was infinite from about
 // 511 keys and vacuous well before, so size_partial_tile and size_no_rescale

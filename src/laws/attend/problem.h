@@ -178,10 +178,10 @@ struct row_logits {
 };
 
 /// sum_l a_l b_l and sum_l |a_l b_l| over n doubles, in the operations hp
-/// arithmetic would do (each product exact, each addition rounded at hp's
-/// precision), so the same values, but without hp's temporaries (an
-/// allocation each): the logits of a row of 8192 keys of 128 components are
-/// a million products (attend.models).
+/// arithmetic would do (each product and each addition rounded at hp's
+/// precision: the products exact from 106 bits on), so the same values, but
+/// without hp's temporaries (an allocation each): the logits of a row of 8192
+/// keys of 128 components are a million products (attend.models).
 class exact_dot {
  public:
   exact_dot() { mpfr_init2(t_, mpfr_get_prec(dot.backend().data())); }
