@@ -34,6 +34,8 @@ typedef struct pv_attend_bugs {
   int no_alibi;      /* the ALiBi slopes ignored */
   int softcap_swish; /* the cap computed as (s/c) tanh(s/c) */
   int cap_after_bias; /* the cap applied after the ALiBi bias: c tanh((s + bias)/c) */
+  int decode_swap;    /* n_q = 1, GQA: query head g group + r of item b reads item b + r's head g */
+  int prefill_not_causal; /* the causal mask dropped when n_q > 1 (cached != uncached) */
 } pv_attend_bugs;
 
 /* what an empty row holds (the declared convention, pv_empty_rows) */
@@ -59,7 +61,7 @@ static const pv_attend_bugs attend_bugs = PV_ATTEND_BUGS;
 static int attend_visible(const pv_attention_problem *p, int64_t b, int64_t i, int64_t j) {
   const int64_t pos = (attend_bugs.top_left ? 0 : p->q_start[b]) + i;
   if ((!attend_bugs.reads_padding && j >= p->k_len[b]) || j >= p->n_k) return 0;
-  if (p->causal && j > pos) return 0;
+  if (p->causal && j > pos && !(attend_bugs.prefill_not_causal && p->n_q > 1)) return 0;
   if (p->window_left >= 0 && j < pos - p->window_left - attend_bugs.window_extra) return 0;
   if (p->window_right >= 0 && j > pos + p->window_right) return 0;
   return 1;
@@ -74,7 +76,10 @@ static int attend_visible(const pv_attention_problem *p, int64_t b, int64_t i, i
       for (int64_t h = 0; h < p->h_q; ++h) {                                                             \
         const int64_t g = attend_bugs.tile ? h % p->h_kv : h * p->h_kv / p->h_q;                         \
         for (int64_t i = 0; i < p->n_q; ++i) {                                                           \
-          const T *qi = q + b * p->q_stride[0] + i * p->q_stride[1] + h * p->q_stride[2];                \
+          const int swap = attend_bugs.decode_swap && p->n_q == 1 && p->h_q > p->h_kv;                     \
+          const int64_t grp = p->h_q / p->h_kv;                                                            \
+          const T *qi = swap ? q + ((b + h % grp) % p->batch) * p->q_stride[0] + (h / grp) * p->q_stride[2] \
+                             : q + b * p->q_stride[0] + i * p->q_stride[1] + h * p->q_stride[2];             \
           T *o = out + b * p->out_stride[0] + i * p->out_stride[1] + h * p->out_stride[2];               \
           const int64_t pos = p->q_start[b] + i;                                                         \
           const int64_t nk = p->k_len[b] < p->n_k && !attend_bugs.reads_padding ? p->k_len[b] : p->n_k;  \

@@ -6,15 +6,18 @@
 // The laws themselves -- statement, tolerance, body -- are in laws/attend/:
 // the problem, its exact reference and the any-order bound (problem.h),
 // attend.reference, attend.gqa_repeat, attend.causal_prefix,
-// attend.decode_rows, attend.padding, attend.support and attend.lse_merge.
+// attend.decode_rows, attend.padding, attend.support, attend.lse_merge,
+// attend.convex_hull, attend.independence and attend.cache.
 #include "blackbox/attend_calls.h"
 #include "blackbox/declines.h"
 #include "blackbox/law_run.h"
 #include "blackbox/laws.h"
+#include "laws/attend/cache.h"
 #include "laws/attend/causal_prefix.h"
 #include "laws/attend/convex_hull.h"
 #include "laws/attend/decode_rows.h"
 #include "laws/attend/gqa_repeat.h"
+#include "laws/attend/independence.h"
 #include "laws/attend/lse_merge.h"
 #include "laws/attend/padding.h"
 #include "laws/attend/problem.h"
@@ -55,6 +58,7 @@ struct wants {
   bool small_keys = false; ///< n_k <= 40 (the support probe: d_v = n_k)
   bool lse = false;        ///< the log-sum-exp asked for, no sinks, n_k >= 2 (the merge law)
   bool cap_and_alibi = false;  ///< softcap and ALiBi together, where both are declared (their order)
+  bool several = false;    ///< batch >= 2 and h_kv = 2 (items and KV heads to tell apart)
 };
 
 bool has(std::uint32_t caps, std::uint32_t bit) { return (caps & bit) != 0; }
@@ -70,6 +74,7 @@ problem draw(const check_run& cx, rng& g, int k, std::uint32_t caps, la::empty_r
     P = problem{};
     P.batch = g.range(1, 3);
     P.h_kv = g.range(1, 2);
+    if (w.several) P.batch = std::max(P.batch, 2L), P.h_kv = 2;
     long ratio = 1;
     if (w.gqa) {
       P.h_kv = 2;
@@ -119,6 +124,16 @@ problem draw(const check_run& cx, rng& g, int k, std::uint32_t caps, la::empty_r
     if (conv != la::empty_rows::undeclared || !la::any_empty_row(P)) break;
   }
   return P;
+}
+
+/// Whether out is within the any-order bound of the exact attention of P
+/// read as variant w (a wrong reading of the problem the diagnosis names),
+/// the bound that of the variant's computation (its visible keys, logits
+/// and KV heads).
+bool matches(const problem& P, const std::vector<double>& out, la::empty_rows conv, const la::units& U,
+             const la::variant& w) {
+  return laws::attend_reference::compare(P, out, {}, la::reference(P, conv, w), la::any_order(P, conv, U, nullptr, w))
+      .within();
 }
 
 /// The cases of a law that makes one attend() call per case: case k's
@@ -172,7 +187,7 @@ law_result law_attend_reference(const check_run& cx) {
           std::string dg;
           for (const auto& v : law::variants(P)) {
             const auto Ev = la::reference(P, conv, v.w);
-            const auto wv = law::compare(P, out, lse, Ev, B);
+            const auto wv = law::compare(P, out, lse, Ev, la::any_order(P, conv, U, nullptr, v.w));
             if (wv.within()) {
               dg = v.name;
               break;
@@ -245,10 +260,8 @@ law_result law_gqa_repeat(const check_run& cx) {
                 const auto B = la::any_order(ps[i], conv, U);
                 const bool ok = record(L, ks[i], ps[i], law::compare(a, b, B), "with K/V repeated to h_q", desc);
                 if (!ok) {
-                  const auto Et = la::reference(ps[i], conv, la::variant{.tile = true});
-                  if (laws::attend_reference::compare(ps[i], a, {}, Et, B).within())
-                    L.diagnose("GQA mapping: query head h reads KV head h mod h_kv (tile) instead of "
-                                "floor(h h_kv / h_q) (repeat)");
+                  if (matches(ps[i], a, conv, U, la::variant{.tile = true}))
+                    L.diagnose(laws::attend_reference::kGqaTile);
                 }
                 return ok;
               });
@@ -283,6 +296,7 @@ law_result law_causal_prefix(const check_run& cx) {
     L.add(attend_call<T>(cs.back(), ls.back()));
   }
   L.run();
+  const auto U = units<T>(cx);
   L.each_case(ks, 2,
               [&](std::size_t i) {
                 return describe(ps[i], ls[i]) + "\ncut = " + std::to_string(cuts[i]) +
@@ -303,6 +317,8 @@ law_result law_causal_prefix(const check_run& cx) {
                            " to " + to_decimal(b[std::size_t(e)]) +
                            " when only those keys and values changed (it reads keys it may not see)",
                        desc);
+                if (matches(ps[i], a, conv, U, la::variant{.prefill_not_causal = true}))
+                  L.diagnose(laws::attend_reference::kPrefillNotCausal);
                 return false;
               });
   return L.finish();
@@ -344,15 +360,21 @@ law_result law_decode_rows(const check_run& cx) {
                 std::vector<double> a, b, la_, lb;
                 read_back<T>(ds[i], ld[i], L.results()[2 * i], a, la_);
                 read_back<T>(fs[i], lf[i], L.results()[2 * i + 1], b, lb);
-                const auto Bd = la::any_order(ds[i], conv, U), Bf = la::any_order(fs[i], conv, U);
+                // the square call's bound on the rows compared only (its last n_q)
+                la::row_set last(fs[i].lse_size(), 0);
+                for (long b = 0; b < fs[i].batch; ++b)
+                  for (long h = 0; h < fs[i].h_q; ++h)
+                    for (long r = fs[i].n_q - ds[i].n_q; r < fs[i].n_q; ++r) last[fs[i].li(b, h, r)] = 1;
+                const auto Bd = la::any_order(ds[i], conv, U), Bf = la::any_order(fs[i], conv, U, &last);
                 const bool ok = record(L, ks[i], ds[i], law::compare(ds[i], fs[i], a, b, Bd, Bf),
                                        "the square causal call's matching row", desc);
                 if (!ok) {
-                  const auto Et = la::reference(ds[i], conv, la::variant{.top_left = true});
-                  if (laws::attend_reference::compare(ds[i], a, {}, Et, Bd).within())
+                  if (matches(ds[i], a, conv, U, la::variant{.top_left = true}))
                     L.diagnose("causal alignment: the decode rows are aligned top-left (query 0 at position 0) "
                                 "instead of at q_start = n_k - n_q = " +
                                     std::to_string(ds[i].n_k - ds[i].n_q));
+                  else if (matches(fs[i], b, conv, U, la::variant{.prefill_not_causal = true}))
+                    L.diagnose(laws::attend_reference::kPrefillNotCausal);
                 }
                 return ok;
               });
@@ -561,6 +583,188 @@ law_result law_attend_convex_hull(const check_run& cx) {
 }
 
 template <class T>
+law_result law_independence(const check_run& cx) {
+  namespace law = laws::attend_independence;
+  law_run L(cx, law::id, type_name<T>(), "", law::statement(), law::tolerance_rule());
+  if (!L.selected()) return L.finish();
+  const auto ks = L.case_indices();
+  const auto conv = convention(cx);
+  std::vector<problem> ps, is, hs;
+  std::vector<layouts> ls;
+  std::vector<long> items, heads;
+  wants w;
+  w.several = true;
+  for (int k : ks) {
+    auto g = L.rng_for(k);
+    // the padded keys and values NaN in every call: memory that must not be read
+    const problem P = laws::attend_padding::poisoned(draw<T>(cx, g, k, cx.lib.attend_caps, conv, w));
+    items.push_back(g.range(0, P.batch - 1));
+    heads.push_back(g.range(0, P.h_kv - 1));
+    const double s = k % 2 ? 30 : 3;
+    const auto fresh = [&](std::size_t) { return stored<T>(cx, g.real(-s, s)); };
+    is.push_back(law::item_changed(P, items.back(), fresh));
+    hs.push_back(law::head_changed(P, heads.back(), fresh));
+    ls.push_back(draw_layouts(g, P));
+    L.add(attend_call<T>(P, ls.back()));
+    L.add(attend_call<T>(is.back(), ls.back()));
+    L.add(attend_call<T>(hs.back(), ls.back()));
+    ps.push_back(P);
+  }
+  L.run();
+  const auto U = units<T>(cx);
+  L.each_case(ks, 3,
+              [&](std::size_t i) {
+                return describe(ps[i], ls[i]) + "\nchanged item = " + std::to_string(items[i]) +
+                       "\nchanged KV head = " + std::to_string(heads[i]);
+              },
+              [&](std::size_t i, const describer& desc) {
+                const problem& P = ps[i];
+                std::vector<double> a, la_, bi, lbi, bh, lbh;
+                read_back<T>(P, ls[i], L.results()[3 * i], a, la_);
+                read_back<T>(is[i], ls[i], L.results()[3 * i + 1], bi, lbi);
+                read_back<T>(hs[i], ls[i], L.results()[3 * i + 2], bh, lbh);
+                const long item = items[i], kv = heads[i];
+                const auto by_item = law::moved(P, [&](long b, long) { return b != item; }, a, la_, bi, lbi);
+                const auto by_head =
+                    law::moved(P, [&](long, long h) { return la::kv_head(P, h) != kv; }, a, la_, bh, lbh);
+                if (by_item.empty() && by_head.empty()) {
+                  L.within(ks[i], hp(0), hp(0), "every row of the other items and KV-head groups bit for bit", desc);
+                  return true;
+                }
+                const bool across_items = !by_item.empty();
+                const law::moved_row& r = across_items ? by_item.front() : by_head.front();
+                const std::vector<double>& x = across_items ? bi : bh;
+                const std::vector<double>& lx = across_items ? lbi : lbh;
+                const std::string row = "row (b " + std::to_string(r.b) + ", i " + std::to_string(r.i) + ", h " +
+                                        std::to_string(r.h) + ")";
+                const std::string what = r.in_lse ? "its log-sum-exp" : entry_of(P, r.entry, false);
+                const double before = r.in_lse ? la_[r.entry] : a[r.entry], after = r.in_lse ? lx[r.entry] : x[r.entry];
+                L.fail(ks[i],
+                       what + " (" + row + ") changed from " + to_decimal(before) + " to " + to_decimal(after) +
+                           (across_items ? " when only item " + std::to_string(item) + "'s inputs changed"
+                                         : " when only KV head " + std::to_string(kv) +
+                                               "'s keys and values and the queries reading it changed") +
+                           " (" + std::to_string((across_items ? by_item : by_head).size()) + " rows moved)",
+                       desc);
+                std::string dg;
+                if (across_items) {
+                  const la::variant sw{.decode_swap = true};
+                  if (la::decode_swapped(P, sw) && matches(P, a, conv, U, sw))
+                    dg = laws::attend_reference::kDecodeSwap;
+                  else
+                    dg = "reads across batch items: item " + std::to_string(r.b) + "'s output depends on item " +
+                         std::to_string(item) + "'s inputs (a batch stride dropped or overflowed, or state carried "
+                         "from one item to the next)";
+                } else if (law::tile_explains(P, kv, by_head)) {
+                  dg = laws::attend_reference::kGqaTile;
+                } else {
+                  dg = "reads across heads: query head " + std::to_string(r.h) + ", which reads KV head " +
+                       std::to_string(la::kv_head(P, r.h)) + ", depends on KV head " + std::to_string(kv) +
+                       " or the queries of the heads reading it";
+                }
+                L.diagnose(dg);
+                return false;
+              });
+  return L.finish();
+}
+
+template <class T>
+law_result law_cache(const check_run& cx) {
+  namespace law = laws::attend_cache;
+  law_run L(cx, law::id, type_name<T>(), "", law::statement(), law::tolerance_rule());
+  if (!L.selected()) return L.finish();
+  const auto ks = L.case_indices();
+  const auto conv = convention(cx);
+  constexpr std::size_t kSteps = 3;  // two decoding steps and a prefill chunk
+  struct step_at {
+    long p0, c;
+  };
+  std::vector<problem> fs;
+  std::vector<std::vector<problem>> ss;
+  std::vector<std::vector<step_at>> at;
+  std::vector<layouts> lf;
+  std::vector<std::vector<layouts>> ls;
+  wants w;
+  w.causal = true;
+  w.no_padding = true;
+  for (int k : ks) {
+    auto g = L.rng_for(k);
+    const problem P = draw<T>(cx, g, k, cx.lib.attend_caps | PV_ATTEND_CAUSAL, conv, w);
+    static const double scales[] = {1, 3, 0.3, 8};
+    const double s = scales[k % 4];
+    fs.push_back(law::prefill(P, [&](std::size_t) { return stored<T>(cx, g.real(-s, s)); }));
+    const problem& F = fs.back();
+    at.emplace_back();
+    ss.emplace_back();
+    ls.emplace_back();
+    for (std::size_t t = 0; t < kSteps; ++t) {
+      const long p0 = g.range(0, F.n_k - 1);
+      const long c = t + 1 < kSteps ? 1 : g.range(1, std::min(7L, F.n_k - p0));
+      at.back().push_back({p0, c});
+      ss.back().push_back(law::step(F, p0, c));
+    }
+    lf.push_back(draw_layouts(g, F));
+    for (const problem& S : ss.back()) ls.back().push_back(draw_layouts(g, S));
+    L.add(attend_call<T>(F, lf.back()));
+    for (std::size_t t = 0; t < kSteps; ++t) L.add(attend_call<T>(ss.back()[t], ls.back()[t]));
+  }
+  L.run();
+  const auto U = units<T>(cx);
+  const auto where = [](const step_at& a) {
+    return "q_start " + std::to_string(a.p0) + ", " + std::to_string(a.c) + (a.c == 1 ? " query" : " queries") +
+           " against a cache of " + std::to_string(a.p0 + a.c) + " keys";
+  };
+  L.each_case(ks, 1 + kSteps,
+              [&](std::size_t i) {
+                std::string d = "prefill call:\n" + describe(fs[i], lf[i]);
+                for (std::size_t t = 0; t < kSteps; ++t)
+                  d += "\nstep " + std::to_string(t) + " (" + where(at[i][t]) + "):\n" + describe(ss[i][t], ls[i][t]);
+                return d;
+              },
+              [&](std::size_t i, const describer& desc) {
+                const problem& F = fs[i];
+                std::vector<double> fo, fl;
+                read_back<T>(F, lf[i], L.results()[(1 + kSteps) * i], fo, fl);
+                // the prefill's bound on the rows the steps compare only
+                la::row_set compared(F.lse_size(), 0);
+                for (const step_at& a : at[i])
+                  for (long b = 0; b < F.batch; ++b)
+                    for (long h = 0; h < F.h_q; ++h)
+                      for (long r = a.p0; r < a.p0 + a.c; ++r) compared[F.li(b, h, r)] = 1;
+                const auto Bf = la::any_order(F, conv, U, &compared);
+                laws::attend_compare::worst worst;
+                std::size_t worst_t = 0;
+                std::vector<std::vector<double>> outs(kSteps);
+                for (std::size_t t = 0; t < kSteps; ++t) {
+                  const problem& S = ss[i][t];
+                  std::vector<double> sl;
+                  read_back<T>(S, ls[i][t], L.results()[(1 + kSteps) * i + 1 + t], outs[t], sl);
+                  laws::attend_compare::worst wt;
+                  law::compare(wt, S, at[i][t].p0, F, outs[t], sl, fo, fl, la::any_order(S, conv, U), Bf);
+                  if (wt.found && (!worst.found || wt.ratio > worst.ratio)) worst = wt, worst_t = t;
+                }
+                const step_at& a = at[i][worst_t];
+                const problem& S = ss[i][worst_t];
+                // the step's row of the worst entry (lse index (b, h, i); output (b, i, h, c))
+                const long row = worst.lse ? long(worst.index) % S.n_q : long(worst.index) / S.d_v / S.h_q % S.n_q;
+                const bool ok = record(L, ks[i], S, worst,
+                                       "in step " + std::to_string(worst_t) + " (" + where(a) + "); the prefill's row " +
+                                           std::to_string(a.p0 + row) + " has",
+                                       desc);
+                if (!ok) {
+                  if (matches(F, fo, conv, U, la::variant{.prefill_not_causal = true}))
+                    L.diagnose(laws::attend_reference::kPrefillNotCausal);
+                  else if (matches(S, outs[worst_t], conv, U, la::variant{.top_left = true}))
+                    L.diagnose("causal alignment: the step at q_start = " + std::to_string(a.p0) +
+                               " is aligned top-left against its cache (query 0 at position 0, seeing key 0 "
+                               "only, as SDPA's is_causal with a KV cache: pytorch#144858)");
+                }
+                return ok;
+              });
+  return L.finish();
+}
+
+template <class T>
 void attend_all_for(const check_run& cx, std::vector<law_result>& out) {
   out.push_back(law_attend_reference<T>(cx));
   out.push_back(law_support<T>(cx));
@@ -570,6 +774,8 @@ void attend_all_for(const check_run& cx, std::vector<law_result>& out) {
   out.push_back(law_padding<T>(cx));
   out.push_back(law_lse_merge<T>(cx));
   out.push_back(law_attend_convex_hull<T>(cx));
+  out.push_back(law_independence<T>(cx));
+  out.push_back(law_cache<T>(cx));
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include "blackbox/attend_calls.h"
 #include "blackbox/law_run.h"
 #include "blackbox/laws.h"
+#include "laws/attend/gqa_repeat.h"
 #include "laws/attend/models.h"
 #include "laws/attend/reference.h"
 
@@ -50,7 +51,7 @@ la::problem model_problem(const check_run& cx, rng& g, const lm::preset& m, std:
   la::problem P;
   P.batch = m.batch;
   P.h_q = m.h_q;
-  P.h_kv = declared(caps, PV_ATTEND_GQA) ? m.h_kv : m.h_q;
+  P.h_kv = m.h_kv;  // without GQA the K/V heads are repeated to h_q below
   P.n_q = m.n_q;
   P.n_k = m.n_k;
   P.d = m.d;
@@ -78,6 +79,9 @@ la::problem model_problem(const check_run& cx, rng& g, const lm::preset& m, std:
         }
   for (auto& x : P.k) x = stored(g.real(-1, 1));
   for (auto& x : P.v) x = stored(g.real(-1, 1));
+  // a kernel without GQA is given the KV heads repeated to h_q, as its caller
+  // repeats them (repeat_kv): copies, not h_q independent heads
+  if (!declared(caps, PV_ATTEND_GQA)) P = laws::attend_gqa_repeat::repeated(P);
   // the cache slots past an item's length hold NaN: memory that must not be read
   for (long b = 0; b < P.batch; ++b)
     for (long j = P.k_len[std::size_t(b)]; j < P.n_k; ++j)
@@ -231,7 +235,8 @@ law_result law_attend_models(const check_run& cx0) {
     if (!attend_calls::record(L, k, P, w, "exact", desc)) {
       std::string dg;
       for (const auto& v : laws::attend_reference::variants(P)) {
-        if (judge_rows(P, rows, out, lse, la::reference(P, conv, v.w, &rows), B).within()) {
+        if (judge_rows(P, rows, out, lse, la::reference(P, conv, v.w, &rows), la::any_order(P, conv, U, &rows, v.w))
+                .within()) {
           dg = v.name;
           break;
         }

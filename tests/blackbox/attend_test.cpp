@@ -47,7 +47,8 @@ TEST(AttendCheck, TheBuiltinTiledKernelPassesEveryAttendLaw) {
   EXPECT_EQ(r.code, 0) << r.out;
   const report rep = read(dir + "/builtin-attend-tiled.json");
   for (const char* law : {"attend.reference", "attend.support", "attend.gqa_repeat", "attend.causal_prefix",
-                          "attend.decode_rows", "attend.padding", "attend.lse_merge", "attend.convex_hull"})
+                          "attend.decode_rows", "attend.padding", "attend.lse_merge", "attend.convex_hull",
+                          "attend.independence", "attend.cache"})
     // float16 and bfloat16 too: it declares them (dtypes); stored there, computed in float, the lse float64
     for (const char* t : {"float32", "float64", "float16", "bfloat16"}) {
       const std::string id = std::string(law) + "[" + t + "]";
@@ -65,10 +66,19 @@ TEST(AttendCheck, EachMutantFailsItsLawWithItsClassNamed) {
       {"attend_causal_top_left", "attend.decode_rows[float32]", "causal alignment"},
       {"attend_causal_top_left", "attend.support[float32]", "aligned top-left"},
       {"attend_causal_top_left", "attend.reference[float32]", "causal alignment"},
+      {"attend_causal_top_left", "attend.cache[float32]", "aligned top-left against its cache"},
+      // transformers#48748: the causal mask dropped when n_q > 1, cached != uncached
+      {"attend_causal_dropped_prefill", "attend.cache[float32]", "causal mask dropped in prefill"},
+      {"attend_causal_dropped_prefill", "attend.causal_prefix[float32]", "causal mask dropped in prefill"},
+      {"attend_causal_dropped_prefill", "attend.reference[float32]", "causal mask dropped in prefill"},
       {"attend_window_plus_one", "attend.support[float32]", "W + 1 keys"},
       {"attend_window_plus_one", "attend.reference[float32]", "window off by one"},
       {"attend_gqa_tile", "attend.gqa_repeat[float32]", "GQA mapping"},
       {"attend_gqa_tile", "attend.reference[float32]", "GQA mapping"},
+      {"attend_gqa_tile", "attend.independence[float32]", "GQA mapping"},
+      // pytorch PR 186434: at n_q = 1 with GQA, query heads read from the next batch items
+      {"attend_gqa_decode_swap", "attend.reference[float32]", "GQA single-query swap"},
+      {"attend_gqa_decode_swap", "attend.independence[float32]", "GQA single-query swap"},
       {"attend_softcap_ignored", "attend.reference[float32]", "softcap ignored"},
       {"attend_softcap_swish", "attend.reference[float32]", "softcap formula"},
       {"attend_softcap_after_alibi", "attend.reference[float32]", "softcap after the ALiBi bias"},
@@ -114,7 +124,9 @@ TEST(AttendCheck, UndeclaredCapabilitiesAreUnsupportedNeverFailed) {
   const report rep = read(dir + "/attend-no-caps.json");
   EXPECT_EQ(rep.verdict.at("attend.reference[float32]"), "passed") << "heads, strides and scales only";
   EXPECT_EQ(rep.verdict.at("attend.support[float32]"), "passed");
+  EXPECT_EQ(rep.verdict.at("attend.independence[float32]"), "passed") << "batch and heads need no capability";
   for (const char* law : {"attend.gqa_repeat[float32]", "attend.causal_prefix[float32]", "attend.decode_rows[float32]",
+                          "attend.cache[float32]",
                           "attend.padding[float32]", "attend.lse_merge[float32]"})
     EXPECT_EQ(rep.verdict.at(law), "unsupported") << law;
 }
@@ -126,7 +138,7 @@ TEST(AttendCheck, ADeclaredNaNConventionIsAccepted) {
                                    " --law attend --cases 30 --out " + dir);
   EXPECT_EQ(r.code, 0) << r.out;
   const report rep = read(dir + "/attend-empty-nan.json");
-  EXPECT_EQ(rep.verdict.size(), 16u);  // 8 attend laws, float32 and float64
+  EXPECT_EQ(rep.verdict.size(), 20u);  // 10 attend laws, float32 and float64
   for (const auto& [id, v] : rep.verdict) EXPECT_EQ(v, "passed") << id;
 }
 

@@ -448,7 +448,8 @@ TEST(CheckMutation, EveryMutantIsCaught) {
         "flux.text_identity", "flux.per_axis_shift", "flux.same_row_col",
         "flux.nonsquare_grid", "sinusoid.reference", "sinusoid.linear_shift", "sinusoid.rows", "attention.shapes",
         "attend.reference", "attend.support", "attend.gqa_repeat", "attend.causal_prefix", "attend.decode_rows",
-        "attend.padding", "attend.lse_merge", "attend.convex_hull"})
+        "attend.padding", "attend.lse_merge", "attend.convex_hull", "attend.independence",
+        "attend.cache"})
     EXPECT_TRUE(all_failed.count(law)) << law << " caught no mutant";
   // and on numbers, not only through the sandbox
   const std::pair<const char*, const char*> numeric[] = {
@@ -472,6 +473,9 @@ TEST(CheckMutation, EveryMutantIsCaught) {
       {"attend_causal_top_left", "attend.decode_rows"},
       {"attend_window_plus_one", "attend.support"},
       {"attend_gqa_tile", "attend.gqa_repeat"},
+      {"attend_gqa_decode_swap", "attend.independence"},
+      {"attend_gqa_decode_swap", "attend.reference"},
+      {"attend_causal_dropped_prefill", "attend.cache"},
       {"attend_softcap_ignored", "attend.reference"},
       {"attend_softcap_swish", "attend.reference"},
       {"attend_softcap_after_alibi", "attend.reference"},

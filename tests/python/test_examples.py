@@ -203,7 +203,7 @@ def test_numpy_rope():
 # --- attend through the pipe (protocol version 4) -----------------------------
 
 ATTEND_LAWS = ("reference", "support", "gqa_repeat", "causal_prefix", "decode_rows", "padding", "lse_merge",
-               "convex_hull")
+               "convex_hull", "independence", "cache")
 
 
 def attend_ok(out, lse=True):
@@ -229,7 +229,9 @@ def test_eager_attention(cls):
 
 @pytest.mark.parametrize("cls, law, diagnosis", [
     ("EagerTopLeftCausal", "attend.decode_rows", "causal alignment"),
+    ("EagerTopLeftCausal", "attend.cache", "causal alignment: the step at q_start"),
     ("EagerGqaTile", "attend.gqa_repeat", "GQA mapping"),
+    ("EagerGqaTile", "attend.independence", "GQA mapping"),
     ("EagerSoftcapIgnored", "attend.reference", "softcap ignored"),
     ("EagerWindowPlusOne", "attend.support", "window off by one"),
 ])
@@ -262,7 +264,8 @@ def test_eager_attention_models():
 def test_sdpa_attend():
     """The real F.scaled_dot_product_attention (the math composition on a torch
     without it) with a mask from the queries' positions passes; is_causal=True
-    in its place aligns the mask top-left and is caught as such."""
+    in its place aligns the mask top-left and is caught as such, by
+    attend.decode_rows and by attend.cache."""
     rc, out = check("sdpa:SdpaAttend")
     assert rc == 0
     attend_ok(out, lse=False)
@@ -270,6 +273,9 @@ def test_sdpa_attend():
     assert rc == 1
     assert fail_line("attend.decode_rows[float32]") in out
     assert "diagnosis: causal alignment" in out
+    # pytorch#144858: is_causal against a KV cache, caught by cached = uncached
+    assert fail_line("attend.cache[float32]") in out
+    assert "aligned top-left against its cache" in out
 
 
 def check_cmd(spec, path, *extra):

@@ -29,9 +29,9 @@
 // left out), so that a preset is never declined for what the kernel does not
 // claim; the report gives each case's problem as it ran.
 //
-// Inputs: q and k uniform in [-s, s] with s = 1, 3 or 10 by query head (logits
-// of a few tenths up to past the softcap), v uniform in [-1, 1]; drawn from
-// the seed, so that the replay command rebuilds them.
+// Inputs: q uniform in [-s, s] with s = 1, 4, 16 or 64 by query head (h mod
+// 4: logits of a few tenths up to past the softcap), k and v uniform in
+// [-1, 1]; drawn from the seed, so that the replay command rebuilds them.
 //
 // Judge (blackbox/attend_models.cpp): MPFR computes the exact output and the
 // any-order bound B (problem.h) of the sampled rows: (b 0, i 0, h 0),

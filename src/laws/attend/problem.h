@@ -120,7 +120,10 @@ struct problem {
 /// back), uses 1/sqrt(d) in place of the problem's scale, ignores the ALiBi
 /// slopes, caps as (x/c) tanh(x/c) (flash-attention#2396, a swish in place of
 /// the cap), or caps after adding the ALiBi bias, c tanh((x + bias)/c)
-/// (TransformerEngine PR 3391: FlashAttention caps x, then adds the bias).
+/// (TransformerEngine PR 3391: FlashAttention caps x, then adds the bias),
+/// or, at n_q = 1 with GQA, reads the query heads of a KV group as query
+/// tokens with the tensor's own strides (decode_swap, below), or drops the
+/// causal mask of a prefill (prefill_not_causal, below).
 struct variant {
   bool top_left = false;
   long window_extra = 0;
@@ -133,7 +136,33 @@ struct variant {
   bool no_alibi = false;
   bool softcap_swish = false;
   bool cap_after_bias = false;
+  /// pytorch PR 186434 (ROCm CK): at n_q = 1 and h_q > h_kv the wrapper
+  /// swaps the group of query heads into the sequence dimension but keeps
+  /// q's strides, so query head g (h_q / h_kv) + r of item b reads the query
+  /// of item b + r, head g (dense (batch, token, head) layout: the token and
+  /// the batch stride coincide at n_q = 1). Past the last item the real bug
+  /// reads whatever lies there; the variant, like the mutant, wraps to item
+  /// (b + r) mod batch.
+  bool decode_swap = false;
+  /// transformers#48748 (Doge's SDPA path): the causal mask is dropped when
+  /// n_q > 1 (a prefill builds its mask without the causal part), so the
+  /// rows of a prefill see the keys after their position while a single-query
+  /// decode step, which has none after it, is right: cached != uncached.
+  bool prefill_not_causal = false;
 };
+
+/// Whether the decode swap applies to the problem (n_q = 1, GQA).
+inline bool decode_swapped(const problem& P, const variant& w) {
+  return w.decode_swap && P.n_q == 1 && P.h_q > P.h_kv && P.h_q % P.h_kv == 0;
+}
+
+/// Where the query of row (b, i, h) is read from (qi of the row, or the
+/// decode swap's wrong item and head).
+inline std::size_t query_at(const problem& P, long b, long i, long h, const variant& w = {}) {
+  if (!decode_swapped(P, w)) return P.qi(b, i, h, 0);
+  const long group = P.h_q / P.h_kv;
+  return P.qi((b + h % group) % P.batch, 0, h / group, 0);
+}
 
 /// The KV head query head h reads: floor(h h_kv / h_q) (tile: h mod h_kv).
 inline long kv_head(const problem& P, long h, const variant& w = {}) {
@@ -144,7 +173,7 @@ inline long kv_head(const problem& P, long h, const variant& w = {}) {
 inline bool visible(const problem& P, long b, long i, long j, const variant& w = {}) {
   const long p = (w.top_left ? 0 : P.q_start[std::size_t(b)]) + i;
   if (j < 0 || j >= P.n_k || (!w.reads_padding && j >= P.k_len[std::size_t(b)])) return false;
-  if (P.causal && j > p) return false;
+  if (P.causal && j > p && !(w.prefill_not_causal && P.n_q > 1)) return false;
   if (P.left >= 0 && j < p - P.left - w.window_extra) return false;
   if (P.right >= 0 && j > p + P.right) return false;
   return true;
@@ -214,7 +243,7 @@ inline row_logits logits(const problem& P, long b, long i, long h, const variant
   const long p = P.q_start[std::size_t(b)] + i;
   for (long j = 0; j < P.n_k; ++j) {
     if (!visible(P, b, i, j, w)) continue;
-    qk(&P.q[P.qi(b, i, h, 0)], &P.k[P.ki(b, j, g, 0)], P.d);
+    qk(&P.q[query_at(P, b, i, h, w)], &P.k[P.ki(b, j, g, 0)], P.d);
     const hp& dot = qk.dot;
     const hp& ab = qk.ab;
     const hp x = sc * dot;
@@ -312,7 +341,8 @@ struct units {
   hp u, mu, us = hp(0), eta_s = hp(0), upv = hp(0), eta_pv = hp(0);
 };
 
-inline bounds any_order(const problem& P, empty_rows conv, const units& U, const row_set* rows = nullptr) {
+inline bounds any_order(const problem& P, empty_rows conv, const units& U, const row_set* rows = nullptr,
+                        const variant& w = {}) {
   const hp &u = U.u, &mu = U.mu;
   bounds B;
   B.out.assign(P.out_size(), hp(0));
@@ -326,10 +356,10 @@ inline bounds any_order(const problem& P, empty_rows conv, const units& U, const
   const bool sinks = !P.sink.empty();
   for (long b = 0; b < P.batch; ++b)
     for (long h = 0; h < P.h_q; ++h) {
-      const long g = kv_head(P, h);
+      const long g = kv_head(P, h, w);
       for (long i = 0; i < P.n_q; ++i) {
         if (!wanted(rows, P.li(b, h, i))) continue;
-        const row_logits r = logits(P, b, i, h);
+        const row_logits r = logits(P, b, i, h, w);
         if (r.keys.empty() && !sinks) {
           if (conv == empty_rows::mean) {
             const long nv = P.k_len[std::size_t(b)];

@@ -12,7 +12,8 @@
 // matches: the causal alignment, a window off by one, the GQA mapping, the
 // scale, the softcap, the ALiBi slopes or the sinks ignored, the softcap's
 // formula or its place after the ALiBi bias, the padded keys read, a base-2
-// log-sum-exp.
+// log-sum-exp, the GQA single-query swap (queries read across batch items),
+// the causal mask dropped in prefill (cached != uncached).
 #pragma once
 
 #include "laws/attend/compare.h"
@@ -51,6 +52,24 @@ inline attend_compare::worst compare(const attend::problem& P, const std::vector
 inline constexpr const char* kLseLog2 =
     "log-sum-exp in base 2: it returns log2 Z (an exp2 kernel's running sum, not converted back) instead of ln Z";
 
+/// The class of the GQA tile mapping (attend.reference, attend.gqa_repeat
+/// and attend.independence name it).
+inline constexpr const char* kGqaTile =
+    "GQA mapping: query head h reads KV head h mod h_kv (tile) instead of floor(h h_kv / h_q) (repeat)";
+
+/// The class of a causal mask dropped in prefill (attend.reference,
+/// attend.causal_prefix and attend.decode_rows name it).
+inline constexpr const char* kPrefillNotCausal =
+    "causal mask dropped in prefill: with n_q > 1 the rows see the keys after their position (only a "
+    "single-query decode step is masked), so cached and uncached outputs differ (transformers#48748)";
+
+/// The class of the GQA single-query swap (attend.reference and
+/// attend.independence name it).
+inline constexpr const char* kDecodeSwap =
+    "GQA single-query swap: at n_q = 1 the query heads of a KV group are read as query tokens with q's own "
+    "strides, so query head g (h_q / h_kv) + r of item b reads the query of item b + r, head g: it reads across "
+    "batch items (pytorch PR 186434)";
+
 /// The variants a failure is tried against, with the class each names.
 struct named_variant {
   attend::variant w;
@@ -65,6 +84,11 @@ inline std::vector<named_variant> variants(const attend::problem& P) {
     v.push_back({a, "causal alignment: it aligns the mask top-left (query 0 at position 0) instead of at q_start "
                     "(bottom-right, n_k - n_q, or the cache length)"});
   }
+  if (P.causal && P.n_q > 1) {
+    attend::variant a;
+    a.prefill_not_causal = true;
+    v.push_back({a, kPrefillNotCausal});
+  }
   if (P.left >= 0) {
     attend::variant a;
     a.window_extra = 1;
@@ -75,8 +99,12 @@ inline std::vector<named_variant> variants(const attend::problem& P) {
   if (P.h_kv > 1 && P.h_kv < P.h_q) {
     attend::variant a;
     a.tile = true;
-    v.push_back({a, "GQA mapping: query head h reads KV head h mod h_kv (tile) instead of floor(h h_kv / h_q) "
-                    "(repeat)"});
+    v.push_back({a, kGqaTile});
+  }
+  if (P.n_q == 1 && P.h_q > P.h_kv) {
+    attend::variant a;
+    a.decode_swap = true;
+    v.push_back({a, kDecodeSwap});
   }
   if (P.scale != 0 && P.scale != 1 / std::sqrt(double(P.d))) {
     attend::variant a;

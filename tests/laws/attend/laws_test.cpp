@@ -1,12 +1,16 @@
 // The attend.* laws written once (laws/attend/): what each builds from a
 // problem (the repeated heads, the changed keys, the square causal call, the
 // poisoned padding and the items alone, the support probe, the halves of a
-// cut, the values near the format's largest) and how each
+// cut, the values near the format's largest, one item or KV head changed,
+// a prefill and its decoding steps against a growing cache)
+// and how each
 // judges, each shown to fail on the error it is there for.
+#include "laws/attend/cache.h"
 #include "laws/attend/causal_prefix.h"
 #include "laws/attend/convex_hull.h"
 #include "laws/attend/decode_rows.h"
 #include "laws/attend/gqa_repeat.h"
+#include "laws/attend/independence.h"
 #include "laws/attend/lse_merge.h"
 #include "laws/attend/padding.h"
 #include "laws/attend/reference.h"
@@ -125,6 +129,82 @@ TEST(AttendLaws, ScaleSoftcapAndAlibiBugsAreEachNamedByTheirOwnClass) {
       if (named.empty() && attend_reference::compare(P, out, {}, attend::reference(P, empty_rows::zeros, v.w), B).within())
         named = v.name;
     EXPECT_EQ(named.find(bug.name), 0u) << bug.name << " named " << named;
+  }
+}
+
+// attend.independence changes one item's inputs (or one KV head's with the
+// queries reading it) and nothing else; a correct computation moves no row
+// of the others, the decode swap moves another item's rows, and a tile
+// mapping moves exactly the heads that read the changed KV head under tile.
+TEST(AttendLaws, IndependenceChangesOneItemOrHeadAndCatchesWhatReadsAcross) {
+  problem P = drawn(3, 4, 2, 1, 6, 3, 2);
+  P.k_len = {6, 4, 5};
+  const auto fill = [](std::size_t e) { return 100.0 + double(e); };
+  const problem I = attend_independence::item_changed(P, 1, fill);
+  for (long b = 0; b < P.batch; ++b)
+    for (long j = 0; j < P.n_k; ++j)
+      for (long g = 0; g < P.h_kv; ++g) {
+        const bool changes = b == 1 && j < P.k_len[1];
+        EXPECT_EQ(I.k[I.ki(b, j, g, 0)] != P.k[P.ki(b, j, g, 0)], changes) << b << " " << j << " " << g;
+        EXPECT_EQ(I.v[I.vi(b, j, g, 1)] != P.v[P.vi(b, j, g, 1)], changes) << b << " " << j << " " << g;
+      }
+  for (long h = 0; h < P.h_q; ++h) {
+    EXPECT_NE(I.q[I.qi(1, 0, h, 0)], P.q[P.qi(1, 0, h, 0)]);
+    EXPECT_EQ(I.q[I.qi(0, 0, h, 0)], P.q[P.qi(0, 0, h, 0)]);
+  }
+  const problem H = attend_independence::head_changed(P, 0, fill);
+  for (long h = 0; h < P.h_q; ++h)  // heads 0 and 1 read KV head 0
+    EXPECT_EQ(H.q[H.qi(2, 0, h, 1)] != P.q[P.qi(2, 0, h, 1)], h < 2) << h;
+  EXPECT_NE(H.k[H.ki(2, 0, 0, 0)], P.k[P.ki(2, 0, 0, 0)]);
+  EXPECT_EQ(H.k[H.ki(2, 0, 1, 0)], P.k[P.ki(2, 0, 1, 0)]);
+  EXPECT_EQ(H.v[H.vi(1, 5, 0, 0)], P.v[P.vi(1, 5, 0, 0)]) << "a padded value stays";
+
+  const auto run = [](const problem& X, const attend::variant& w) {
+    const auto E = attend::reference(X, empty_rows::zeros, w);
+    return std::make_pair(doubles(E.out), doubles(E.lse));
+  };
+  const auto other_items = [](long b, long) { return b != 1; };
+  const auto other_heads = [&](long, long h) { return attend::kv_head(P, h) != 0; };
+  // correct: the rows of the other items and heads keep their bits
+  const auto [a, la] = run(P, {});
+  const auto [bi, lbi] = run(I, {});
+  const auto [bh, lbh] = run(H, {});
+  EXPECT_TRUE(attend_independence::moved(P, other_items, a, la, bi, lbi).empty());
+  EXPECT_TRUE(attend_independence::moved(P, other_heads, a, la, bh, lbh).empty());
+  // the decode swap: query head 2g + 1 of item 0 reads item 1's query
+  const attend::variant sw{.decode_swap = true};
+  const auto [sa, sla] = run(P, sw);
+  const auto [si, sli] = run(I, sw);
+  const auto rows = attend_independence::moved(P, other_items, sa, sla, si, sli);
+  ASSERT_FALSE(rows.empty());
+  for (const auto& r : rows) EXPECT_TRUE(r.b == 0 && r.h % 2 == 1) << r.b << " " << r.h;
+  // tile: of the compared heads 2 and 3 (KV head 1 under repeat), head 2 reads KV head 0 under tile
+  const attend::variant tile{.tile = true};
+  const auto [ta, tla] = run(P, tile);
+  const auto [th, tlh] = run(H, tile);
+  const auto moved_heads = attend_independence::moved(P, other_heads, ta, tla, th, tlh);
+  ASSERT_FALSE(moved_heads.empty());
+  for (const auto& r : moved_heads) EXPECT_EQ(r.h, 2);
+  EXPECT_TRUE(attend_independence::tile_explains(P, 0, moved_heads));
+  EXPECT_FALSE(attend_independence::tile_explains(P, 1, moved_heads));
+}
+
+// The decode swap is named by its own class, and only at n_q = 1 with GQA.
+TEST(AttendLaws, TheDecodeSwapIsNamedAtASingleQueryWithGqaOnly) {
+  problem P = drawn(2, 4, 2, 1, 7, 4, 3);
+  const auto B = attend::any_order(P, empty_rows::zeros, hp(0x1p-52), hp(0x1p-1022));
+  const attend::variant sw{.decode_swap = true};
+  const auto out = doubles(attend::reference(P, empty_rows::zeros, sw).out);
+  EXPECT_FALSE(attend_reference::compare(P, out, {}, attend::reference(P, empty_rows::zeros), B).within());
+  std::string named;
+  for (const auto& v : attend_reference::variants(P))
+    if (named.empty() && attend_reference::compare(P, out, {}, attend::reference(P, empty_rows::zeros, v.w), B).within())
+      named = v.name;
+  EXPECT_EQ(named.find("GQA single-query swap"), 0u) << named;
+  // the same heads at n_q = 2, or without GQA: the swap does not apply
+  for (const problem& Q : {drawn(2, 4, 2, 2, 7, 4, 3), drawn(2, 4, 4, 1, 7, 4, 3)}) {
+    EXPECT_FALSE(attend::decode_swapped(Q, sw));
+    for (const auto& v : attend_reference::variants(Q)) EXPECT_FALSE(v.w.decode_swap);
   }
 }
 
@@ -252,6 +332,56 @@ TEST(AttendLaws, DecodeRowsAreTheLastRowsOfTheSquareCall) {
   EXPECT_TRUE(attend_decode_rows::compare(D, F, doubles(attend::reference(D, empty_rows::zeros).out), full, Bd, Bf).within());
   const auto top_left = doubles(attend::reference(D, empty_rows::zeros, attend::variant{.top_left = true}).out);
   EXPECT_FALSE(attend_decode_rows::compare(D, F, top_left, full, Bd, Bf).within());
+}
+
+// attend.cache: the steps carry the prefill's rows and the cache up to them;
+// exact steps agree with the exact prefill; a prefill without its causal
+// mask (transformers#48748) and a step aligned top-left against its cache
+// (pytorch#144858) do not, while the last rows (decode_rows' comparison)
+// cannot tell the dropped mask.
+TEST(AttendLaws, CacheStepsAreThePrefillsRowsAgainstTheCacheSoFar) {
+  problem P = drawn(2, 4, 2, 3, 7, 3, 2);
+  P.softcap = 2;
+  P.alibi = {0.5, 0.25, 0.125, 0.0625};
+  const problem F = attend_cache::prefill(P, [](std::size_t i) { return std::cos(double(i) * 0.9); });
+  EXPECT_EQ(F.n_q, 7);
+  EXPECT_TRUE(F.causal);
+  EXPECT_EQ(F.q_start[1], 0);
+  const problem S = attend_cache::step(F, 3, 2);
+  EXPECT_EQ(S.n_q, 2);
+  EXPECT_EQ(S.n_k, 5);
+  EXPECT_EQ(S.q_start[1], 3);
+  EXPECT_EQ(S.k_len[1], 5);
+  EXPECT_EQ(S.q[S.qi(1, 1, 3, 2)], F.q[F.qi(1, 4, 3, 2)]);
+  EXPECT_EQ(S.v[S.vi(1, 4, 1, 1)], F.v[F.vi(1, 4, 1, 1)]);
+  const auto u = hp(0x1p-24), mu = hp(0x1p-126);
+  const auto Bf = attend::any_order(F, empty_rows::zeros, u, mu);
+  const auto E = attend::reference(F, empty_rows::zeros);
+  const auto fo = doubles(E.out), fl = doubles(E.lse);
+  for (const auto [p0, c] : {std::pair{0L, 1L}, std::pair{3L, 1L}, std::pair{3L, 2L}, std::pair{6L, 1L}}) {
+    const problem St = attend_cache::step(F, p0, c);
+    const auto Bs = attend::any_order(St, empty_rows::zeros, u, mu);
+    const auto Es = attend::reference(St, empty_rows::zeros);
+    attend_compare::worst w;
+    attend_cache::compare(w, St, p0, F, doubles(Es.out), doubles(Es.lse), fo, fl, Bs, Bf);
+    EXPECT_TRUE(w.within()) << p0 << " " << c;
+    // top-left against the cache: row 0 of the step sees key 0 only
+    attend_compare::worst t;
+    const auto Et = attend::reference(St, empty_rows::zeros, attend::variant{.top_left = true});
+    attend_cache::compare(t, St, p0, F, doubles(Et.out), doubles(Et.lse), fo, fl, Bs, Bf);
+    EXPECT_EQ(t.within(), p0 == 0) << p0 << " " << c;
+  }
+  // the prefill without its causal mask: every row but the last moves
+  const auto Ed = attend::reference(F, empty_rows::zeros, attend::variant{.prefill_not_causal = true});
+  const auto dropped = doubles(Ed.out), dropped_lse = doubles(Ed.lse);
+  for (const long p0 : {0L, 3L, 6L}) {
+    const problem St = attend_cache::step(F, p0, 1);
+    const auto Es = attend::reference(St, empty_rows::zeros);
+    attend_compare::worst w;
+    attend_cache::compare(w, St, p0, F, doubles(Es.out), doubles(Es.lse), dropped, dropped_lse,
+                          attend::any_order(St, empty_rows::zeros, u, mu), Bf);
+    EXPECT_EQ(w.within(), p0 == 6) << p0;
+  }
 }
 
 TEST(AttendLaws, PaddingIsDroppingThePaddedKeys) {

@@ -86,6 +86,24 @@ TEST(AttendProblem, TheScaleSoftcapAndAlibiVariantsComputeTheirBugs) {
   EXPECT_EQ(p0({.cap_after_bias = true}), p0({}));
 }
 
+// The decode swap (pytorch PR 186434) reads query head g (h_q / h_kv) + r of
+// item b from item b + r, head g, wrapping past the last item; only at n_q = 1
+// with GQA.
+TEST(AttendProblem, TheDecodeSwapReadsTheQueryOfItemBPlusR) {
+  problem P;
+  P.batch = 3, P.h_q = 4, P.h_kv = 2, P.n_q = 1, P.n_k = 2, P.d = 2, P.d_v = 1;
+  P.allocate();
+  const variant sw{.decode_swap = true};
+  EXPECT_EQ(query_at(P, 0, 0, 0, sw), P.qi(0, 0, 0, 0));
+  EXPECT_EQ(query_at(P, 0, 0, 1, sw), P.qi(1, 0, 0, 0)) << "g 0, r 1: item 1, head 0";
+  EXPECT_EQ(query_at(P, 1, 0, 2, sw), P.qi(1, 0, 1, 0)) << "g 1, r 0";
+  EXPECT_EQ(query_at(P, 2, 0, 3, sw), P.qi(0, 0, 1, 0)) << "g 1, r 1: item 3 wraps to 0";
+  EXPECT_EQ(query_at(P, 2, 0, 3), P.qi(2, 0, 3, 0)) << "no bug, no swap";
+  P.n_q = 2;
+  P.allocate();
+  EXPECT_EQ(query_at(P, 2, 1, 3, sw), P.qi(2, 1, 3, 0)) << "n_q = 2: no swap";
+}
+
 // attend.models computes a sample of rows: each the same as in the whole
 // computation, the others left 0; exact_dot gives hp arithmetic's values
 TEST(AttendProblem, ARowSetComputesItsRowsAsTheWholeComputationDoes) {
