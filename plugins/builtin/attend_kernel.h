@@ -36,6 +36,7 @@ typedef struct pv_attend_bugs {
   int cap_after_bias; /* the cap applied after the ALiBi bias: c tanh((s + bias)/c) */
   int decode_swap;    /* n_q = 1, GQA: query head g group + r of item b reads item b + r's head g */
   int prefill_not_causal; /* the causal mask dropped when n_q > 1 (cached != uncached) */
+  int k_dense;        /* k's strides ignored: read as dense (batch, token, head) */
 } pv_attend_bugs;
 
 /* what an empty row holds (the declared convention, pv_empty_rows) */
@@ -95,7 +96,8 @@ static int attend_visible(const pv_attention_problem *p, int64_t b, int64_t i, i
             int any = 0;                                                                                 \
             for (int64_t j = j0; j < j1; ++j) {                                                          \
               if (!attend_visible(p, b, i, j)) continue;                                                 \
-              const T *kj = k + b * p->k_stride[0] + j * p->k_stride[1] + g * p->k_stride[2];            \
+              const T *kj = attend_bugs.k_dense ? k + ((b * p->n_k + j) * p->h_kv + g) * p->d               \
+                                                : k + b * p->k_stride[0] + j * p->k_stride[1] + g * p->k_stride[2]; \
               T dot = 0;                                                                                 \
               for (int64_t x = 0; x < p->d; ++x) dot += qi[x] * kj[x];                                   \
               T sc = dot * scale;                                                                        \

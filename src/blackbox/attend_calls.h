@@ -63,23 +63,29 @@ inline layout dense_layout(long batch, long tokens, long heads, long last) {
   return L;
 }
 
-inline layout draw_layout(rng& g, long batch, long tokens, long heads, long last) {
-  const long mode = g.range(0, 2);
-  if (mode == 0) return dense_layout(batch, tokens, heads, last);
+/// Dense (batch, head, token) when by_head, else (batch, token, head) with
+/// gaps of at least `least` elements after each head, token and item.
+inline layout strided_layout(rng& g, bool by_head, long least, long batch, long tokens, long heads, long last) {
   layout L;
-  if (mode == 1) {
+  if (by_head) {
     L.s[1] = last;
     L.s[2] = tokens * last;
     L.s[0] = heads * tokens * last;
     L.name = "dense (batch, head, token)";
   } else {
-    L.s[2] = last + g.range(0, 3);
-    L.s[1] = heads * L.s[2] + g.range(0, 3);
-    L.s[0] = tokens * L.s[1] + g.range(0, 5);
+    L.s[2] = last + g.range(least, 3);
+    L.s[1] = heads * L.s[2] + g.range(least, 3);
+    L.s[0] = tokens * L.s[1] + g.range(least, 5);
     L.name = "with gaps";
   }
   L.span = sandbox::attend_row::span(L.s, batch, tokens, heads, last);
   return L;
+}
+
+inline layout draw_layout(rng& g, long batch, long tokens, long heads, long last) {
+  const long mode = g.range(0, 2);
+  if (mode == 0) return dense_layout(batch, tokens, heads, last);
+  return strided_layout(g, mode == 1, 0, batch, tokens, heads, last);
 }
 
 struct layouts {
@@ -109,7 +115,21 @@ std::vector<unsigned char> strided(const std::vector<double>& dense, const layou
   return bytes;
 }
 
-std::vector<unsigned char> int64_bytes(const std::vector<long>& v) {
+/// What a kernel reading the buffer of `dense` laid out by L as if it were
+/// dense (batch, token, head) -- its strides ignored -- sees: the value at
+/// each dense offset of the buffer, NaN in a gap or past its end.
+inline std::vector<double> dense_reading(const std::vector<double>& dense, const layout& L, long batch, long tokens,
+                                         long heads, long last) {
+  std::vector<double> buf(L.span, std::numeric_limits<double>::quiet_NaN());
+  sandbox::attend_row::for_each_row(L.s, batch, tokens, heads, last, [&](std::size_t dense_at, std::size_t at) {
+    for (long l = 0; l < last; ++l) buf[at + std::size_t(l)] = dense[dense_at + std::size_t(l)];
+  });
+  std::vector<double> seen(dense.size(), std::numeric_limits<double>::quiet_NaN());
+  for (std::size_t o = 0; o < seen.size() && o < buf.size(); ++o) seen[o] = buf[o];
+  return seen;
+}
+
+inline std::vector<unsigned char> int64_bytes(const std::vector<long>& v) {
   std::vector<std::int64_t> w(v.begin(), v.end());
   std::vector<unsigned char> b(w.size() * 8);
   if (!b.empty()) std::memcpy(b.data(), w.data(), b.size());

@@ -7,7 +7,7 @@
 // the problem, its exact reference and the any-order bound (problem.h),
 // attend.reference, attend.gqa_repeat, attend.causal_prefix,
 // attend.decode_rows, attend.padding, attend.support, attend.lse_merge,
-// attend.convex_hull, attend.independence and attend.cache.
+// attend.convex_hull, attend.independence, attend.cache and attend.layout.
 #include "blackbox/attend_calls.h"
 #include "blackbox/declines.h"
 #include "blackbox/law_run.h"
@@ -18,6 +18,7 @@
 #include "laws/attend/decode_rows.h"
 #include "laws/attend/gqa_repeat.h"
 #include "laws/attend/independence.h"
+#include "laws/attend/layout.h"
 #include "laws/attend/lse_merge.h"
 #include "laws/attend/padding.h"
 #include "laws/attend/problem.h"
@@ -37,9 +38,11 @@ namespace la = laws::attend;
 using attend_calls::attend_call;
 using attend_calls::convention;
 using attend_calls::dense_layout;
+using attend_calls::dense_reading;
 using attend_calls::describe;
 using attend_calls::draw_layouts;
 using attend_calls::entry_of;
+using attend_calls::layout;
 using attend_calls::layouts;
 using attend_calls::list_text;
 using attend_calls::read_back;
@@ -136,6 +139,47 @@ bool matches(const problem& P, const std::vector<double>& out, la::empty_rows co
       .within();
 }
 
+/// The layout hypothesis of a failure: that the kernel ignores the strides of
+/// an input laid out otherwise than dense (batch, token, head) in L and reads
+/// its buffer as if it were dense (attend_calls::dense_reading). Judged on the
+/// rows that read no gap (a NaN read as a value: anything may come out
+/// there); the class named, or empty.
+std::string strides_ignored(const problem& P, const layouts& L, const std::vector<double>& out, la::empty_rows conv,
+                            const la::units& U) {
+  const layout* in[] = {&L.q, &L.k, &L.v};
+  static const char* names[] = {"q", "k", "v"};
+  for (int t = 0; t < 3; ++t) {
+    const layout& x = *in[t];
+    const long tokens = t == 0 ? P.n_q : P.n_k, heads = t == 0 ? P.h_q : P.h_kv, last = t == 2 ? P.d_v : P.d;
+    const layout D = dense_layout(P.batch, tokens, heads, last);
+    if (x.s[0] == D.s[0] && x.s[1] == D.s[1] && x.s[2] == D.s[2]) continue;
+    problem R = P;
+    std::vector<double>& seen = t == 0 ? R.q : t == 1 ? R.k : R.v;
+    const std::vector<double>& given = t == 0 ? P.q : t == 1 ? P.k : P.v;
+    seen = dense_reading(given, x, P.batch, tokens, heads, last);
+    bool differs = false;  // a layout whose addresses are the dense ones (one head) reads the same values
+    for (std::size_t e = 0; e < seen.size() && !differs; ++e)
+      differs = !(seen[e] == given[e] || (std::isnan(seen[e]) && std::isnan(given[e])));
+    if (!differs) continue;
+    const auto E = la::reference(R, conv), Ep = la::reference(P, conv);
+    const auto B = la::any_order(R, conv, U), Bp = la::any_order(P, conv, U);
+    laws::attend_compare::worst w, wp;
+    bool judged = false;
+    for (std::size_t e = 0; e < E.out.size(); ++e)
+      if (!laws::attend_compare::is_nan(E.out[e])) {
+        judged = true;
+        laws::attend_compare::raise(w, e, false, out[e], E.out[e], B.out[e]);
+        laws::attend_compare::raise(wp, e, false, out[e], Ep.out[e], Bp.out[e]);
+      }
+    // the output agrees with the dense reading on those rows, and not with the problem as given
+    if (judged && w.within() && !wp.within())
+      return std::string("layout: the kernel ignores ") + names[t] + "'s strides: laid out " + x.name +
+             ", its output is what reading " + names[t] + "'s buffer as dense (batch, token, head) gives "
+             "(non-contiguous != contiguous: FlashAttention PR 1562)";
+  }
+  return "";
+}
+
 /// The cases of a law that makes one attend() call per case: case k's
 /// problem from make(g, k) (its layouts drawn after it, from the same
 /// generator), the calls run, and judge(i, P, out, lse, desc) on the output
@@ -155,7 +199,7 @@ void one_call_cases(law_run& L, const std::vector<int>& ks, Make make, Judge jud
               [&](std::size_t i, const describer& desc) {
                 std::vector<double> out, lse;
                 read_back<T>(ps[i], ls[i], L.results()[i], out, lse);
-                return judge(ps[i], out, lse, ks[i], desc);
+                return judge(ps[i], ls[i], out, lse, ks[i], desc);
               });
 }
 
@@ -176,7 +220,7 @@ law_result law_attend_reference(const check_run& cx) {
         w.cap_and_alibi = k % 4 == 1;
         return draw<T>(cx, g, k, cx.lib.attend_caps, conv, w);
       },
-      [&](const problem& P, const std::vector<double>& out, const std::vector<double>& lse, int k,
+      [&](const problem& P, const layouts& lay, const std::vector<double>& out, const std::vector<double>& lse, int k,
           const describer& desc) {
         const auto E = la::reference(P, conv);
         const auto B = la::any_order(P, conv, U);
@@ -193,6 +237,8 @@ law_result law_attend_reference(const check_run& cx) {
               break;
             }
           }
+          // a tensor's strides ignored
+          if (dg.empty()) dg = strides_ignored(P, lay, out, conv, U);
           // the empty rows: another convention than the one declared
           for (const auto other : {la::empty_rows::zeros, la::empty_rows::nan, la::empty_rows::mean})
             if (dg.empty() && other != conv && la::any_empty_row(P) &&
@@ -453,7 +499,7 @@ law_result law_support(const check_run& cx) {
   w.small_keys = true;
   one_call_cases<T>(
       L, ks, [&](rng& g, int k) { return law::probe(draw<T>(cx, g, k, cx.lib.attend_caps, conv, w)); },
-      [&](const problem& P, const std::vector<double>& out, const std::vector<double>&, int k,
+      [&](const problem& P, const layouts&, const std::vector<double>& out, const std::vector<double>&, int k,
           const describer& desc) {
         law::row_support s;
         if (!law::first_mismatch(P, out, s)) {
@@ -562,7 +608,7 @@ law_result law_attend_convex_hull(const check_run& cx) {
   };
   one_call_cases<T>(
       L, ks, make,
-      [&](const problem& P, const std::vector<double>& out, const std::vector<double>&, int k,
+      [&](const problem& P, const layouts&, const std::vector<double>& out, const std::vector<double>&, int k,
           const describer& desc) {
         hp over = 0;
         const auto w = law::compare(P, out, la::any_order(P, conv, U), &over);
@@ -765,6 +811,83 @@ law_result law_cache(const check_run& cx) {
 }
 
 template <class T>
+law_result law_layout(const check_run& cx) {
+  namespace law = laws::attend_layout;
+  law_run L(cx, law::id, type_name<T>(), "", law::statement(), law::tolerance_rule());
+  if (!L.selected()) return L.finish();
+  const auto ks = L.case_indices();
+  const auto conv = convention(cx);
+  // q, k, v, out, each laid out otherwise alone: heads before tokens, then with gaps
+  constexpr std::size_t kOthers = 8;
+  std::vector<problem> ps;
+  std::vector<layouts> dense;
+  std::vector<std::vector<layouts>> others;
+  for (int k : ks) {
+    auto g = L.rng_for(k);
+    const problem P = draw<T>(cx, g, k, cx.lib.attend_caps, conv, {});
+    const layouts D{dense_layout(P.batch, P.n_q, P.h_q, P.d), dense_layout(P.batch, P.n_k, P.h_kv, P.d),
+                    dense_layout(P.batch, P.n_k, P.h_kv, P.d_v), dense_layout(P.batch, P.n_q, P.h_q, P.d_v)};
+    others.emplace_back();
+    for (std::size_t o = 0; o < kOthers; ++o) {
+      layouts O = D;
+      const std::size_t t = o / 2;
+      layout& x = t == 0 ? O.q : t == 1 ? O.k : t == 2 ? O.v : O.out;
+      const long tokens = t == 0 || t == 3 ? P.n_q : P.n_k, heads = t == 0 || t == 3 ? P.h_q : P.h_kv,
+                 last = t == 0 || t == 1 ? P.d : P.d_v;
+      x = attend_calls::strided_layout(g, o % 2 == 0, 1, P.batch, tokens, heads, last);
+      others.back().push_back(O);
+    }
+    L.add(attend_call<T>(P, D));
+    for (const layouts& O : others.back()) L.add(attend_call<T>(P, O));
+    dense.push_back(D);
+    ps.push_back(P);
+  }
+  L.run();
+  const auto U = units<T>(cx);
+  const auto layout_of = [](const layouts& O, std::size_t t) -> const layout& {
+    return t == 0 ? O.q : t == 1 ? O.k : t == 2 ? O.v : O.out;
+  };
+  L.each_case(ks, 1 + kOthers, [&](std::size_t i) { return describe(ps[i], dense[i]); },
+              [&](std::size_t i, const describer& desc) {
+                const problem& P = ps[i];
+                std::vector<double> d, dl;
+                read_back<T>(P, dense[i], L.results()[(1 + kOthers) * i], d, dl);
+                const auto B = la::any_order(P, conv, U);
+                laws::attend_compare::worst worst;
+                std::size_t worst_o = 0;
+                std::vector<std::vector<double>> outs(kOthers);
+                for (std::size_t o = 0; o < kOthers; ++o) {
+                  std::vector<double> ol;
+                  read_back<T>(P, others[i][o], L.results()[(1 + kOthers) * i + 1 + o], outs[o], ol);
+                  const auto w = law::compare(P, d, dl, outs[o], ol, B);
+                  if (w.found && (!worst.found || w.ratio > worst.ratio)) worst = w, worst_o = o;
+                }
+                const std::size_t worst_t = worst_o / 2;
+                const char* tensor = law::kTensors[worst_t];
+                const layout& x = layout_of(others[i][worst_o], worst_t);
+                const bool ok = record(L, ks[i], P, worst,
+                                       std::string("with only ") + tensor + " laid out " +
+                                           attend_calls::strides_text(x) + "; with every tensor dense it is",
+                                       desc);
+                if (!ok) {
+                  // an input read as if dense, tried first on the call with that tensor's heads before
+                  // its tokens (no gap), then on the call with gaps; only where that call failed
+                  std::string dg;
+                  for (const std::size_t o : {2 * worst_t, 2 * worst_t + 1})
+                    if (dg.empty() && worst_t < 3 && !law::compare(P, d, dl, outs[o], {}, B).within())
+                      dg = strides_ignored(P, others[i][o], outs[o], conv, U);
+                  if (!dg.empty())
+                    L.diagnose(dg);
+                  else
+                    L.diagnose(std::string("layout: the output changes when only ") + tensor + " is laid out " +
+                               x.name + ": the kernel mishandles " + tensor + "'s strides");
+                }
+                return ok;
+              });
+  return L.finish();
+}
+
+template <class T>
 void attend_all_for(const check_run& cx, std::vector<law_result>& out) {
   out.push_back(law_attend_reference<T>(cx));
   out.push_back(law_support<T>(cx));
@@ -776,6 +899,7 @@ void attend_all_for(const check_run& cx, std::vector<law_result>& out) {
   out.push_back(law_attend_convex_hull<T>(cx));
   out.push_back(law_independence<T>(cx));
   out.push_back(law_cache<T>(cx));
+  out.push_back(law_layout<T>(cx));
 }
 
 }  // namespace

@@ -48,7 +48,7 @@ TEST(AttendCheck, TheBuiltinTiledKernelPassesEveryAttendLaw) {
   const report rep = read(dir + "/builtin-attend-tiled.json");
   for (const char* law : {"attend.reference", "attend.support", "attend.gqa_repeat", "attend.causal_prefix",
                           "attend.decode_rows", "attend.padding", "attend.lse_merge", "attend.convex_hull",
-                          "attend.independence", "attend.cache"})
+                          "attend.independence", "attend.cache", "attend.layout"})
     // float16 and bfloat16 too: it declares them (dtypes); stored there, computed in float, the lse float64
     for (const char* t : {"float32", "float64", "float16", "bfloat16"}) {
       const std::string id = std::string(law) + "[" + t + "]";
@@ -79,6 +79,9 @@ TEST(AttendCheck, EachMutantFailsItsLawWithItsClassNamed) {
       // pytorch PR 186434: at n_q = 1 with GQA, query heads read from the next batch items
       {"attend_gqa_decode_swap", "attend.reference[float32]", "GQA single-query swap"},
       {"attend_gqa_decode_swap", "attend.independence[float32]", "GQA single-query swap"},
+      // FlashAttention PR 1562: non-contiguous != contiguous (k read as if dense)
+      {"attend_k_strides_ignored", "attend.layout[float32]", "k's strides"},
+      {"attend_k_strides_ignored", "attend.reference[float32]", "the kernel ignores k's strides"},
       {"attend_softcap_ignored", "attend.reference[float32]", "softcap ignored"},
       {"attend_softcap_swish", "attend.reference[float32]", "softcap formula"},
       {"attend_softcap_after_alibi", "attend.reference[float32]", "softcap after the ALiBi bias"},
@@ -125,6 +128,7 @@ TEST(AttendCheck, UndeclaredCapabilitiesAreUnsupportedNeverFailed) {
   EXPECT_EQ(rep.verdict.at("attend.reference[float32]"), "passed") << "heads, strides and scales only";
   EXPECT_EQ(rep.verdict.at("attend.support[float32]"), "passed");
   EXPECT_EQ(rep.verdict.at("attend.independence[float32]"), "passed") << "batch and heads need no capability";
+  EXPECT_EQ(rep.verdict.at("attend.layout[float32]"), "passed") << "nor do strides";
   for (const char* law : {"attend.gqa_repeat[float32]", "attend.causal_prefix[float32]", "attend.decode_rows[float32]",
                           "attend.cache[float32]",
                           "attend.padding[float32]", "attend.lse_merge[float32]"})
@@ -138,7 +142,7 @@ TEST(AttendCheck, ADeclaredNaNConventionIsAccepted) {
                                    " --law attend --cases 30 --out " + dir);
   EXPECT_EQ(r.code, 0) << r.out;
   const report rep = read(dir + "/attend-empty-nan.json");
-  EXPECT_EQ(rep.verdict.size(), 20u);  // 10 attend laws, float32 and float64
+  EXPECT_EQ(rep.verdict.size(), 22u);  // 11 attend laws, float32 and float64
   for (const auto& [id, v] : rep.verdict) EXPECT_EQ(v, "passed") << id;
 }
 
