@@ -92,6 +92,24 @@ struct layouts {
   layout q, k, v, out;
 };
 
+/// The tensors of a call, t = 0 .. 3: q, k, v, out (the order of layouts).
+inline constexpr const char* kTensorNames[] = {"q", "k", "v", "out"};
+
+/// Tensor t's [batch][tokens][heads][last] shape in P.
+struct tensor_dims {
+  long tokens, heads, last;
+};
+inline tensor_dims dims_of(const problem& P, std::size_t t) {
+  const bool queries = t == 0 || t == 3;
+  return {queries ? P.n_q : P.n_k, queries ? P.h_q : P.h_kv, t == 0 || t == 1 ? P.d : P.d_v};
+}
+
+/// Tensor t's layout in L.
+inline layout& layout_of(layouts& L, std::size_t t) { return t == 0 ? L.q : t == 1 ? L.k : t == 2 ? L.v : L.out; }
+inline const layout& layout_of(const layouts& L, std::size_t t) {
+  return t == 0 ? L.q : t == 1 ? L.k : t == 2 ? L.v : L.out;
+}
+
 inline layouts draw_layouts(rng& g, const problem& P) {
   return {draw_layout(g, P.batch, P.n_q, P.h_q, P.d), draw_layout(g, P.batch, P.n_k, P.h_kv, P.d),
           draw_layout(g, P.batch, P.n_k, P.h_kv, P.d_v), draw_layout(g, P.batch, P.n_q, P.h_q, P.d_v)};

@@ -40,9 +40,6 @@ inline std::string tolerance_rule() {
   return "|A_dense - A_other| <= 2 B per entry and 2 B_lse per log-sum-exp, " + attend::any_order_rule();
 }
 
-/// The tensors, in the order the law lays each out otherwise.
-inline constexpr const char* kTensors[] = {"q", "k", "v", "out"};
-
 /// The law body: the output (and log-sum-exp) of the call with one tensor
 /// laid out otherwise against the dense call's, within 2 B.
 inline attend_compare::worst compare(const attend::problem& P, const std::vector<double>& dense,

@@ -86,7 +86,7 @@ inline const std::vector<preset>& presets() {
       {"gpt-oss-20b", "gpt-oss 20B, 16 queries after 4096 keys, a sink per head, window 128", 1, 64, 8, 16, 4096,
        64, 64, {}, true, 127, 0, 0, true},
       {"flux.1-dev", "FLUX.1, 32 of the 4608 query rows of a 1024 x 1024 image, 24 heads, no mask", 1, 24, 24, 32,
-       4608, 128, 128},
+       4608, 128, 128, {}},
   };
   return p;
 }

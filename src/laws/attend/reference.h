@@ -101,11 +101,7 @@ inline std::vector<named_variant> variants(const attend::problem& P) {
     a.tile = true;
     v.push_back({a, kGqaTile});
   }
-  if (P.n_q == 1 && P.h_q > P.h_kv) {
-    attend::variant a;
-    a.decode_swap = true;
-    v.push_back({a, kDecodeSwap});
-  }
+  if (attend::variant a{.decode_swap = true}; attend::decode_swapped(P, a)) v.push_back({a, kDecodeSwap});
   if (P.scale != 0 && P.scale != 1 / std::sqrt(double(P.d))) {
     attend::variant a;
     a.no_scale = true;

@@ -358,7 +358,7 @@ TEST(AttendLaws, CacheStepsAreThePrefillsRowsAgainstTheCacheSoFar) {
   const auto Bf = attend::any_order(F, empty_rows::zeros, u, mu);
   const auto E = attend::reference(F, empty_rows::zeros);
   const auto fo = doubles(E.out), fl = doubles(E.lse);
-  for (const auto [p0, c] : {std::pair{0L, 1L}, std::pair{3L, 1L}, std::pair{3L, 2L}, std::pair{6L, 1L}}) {
+  for (const auto& [p0, c] : {std::pair{0L, 1L}, std::pair{3L, 1L}, std::pair{3L, 2L}, std::pair{6L, 1L}}) {
     const problem St = attend_cache::step(F, p0, c);
     const auto Bs = attend::any_order(St, empty_rows::zeros, u, mu);
     const auto Es = attend::reference(St, empty_rows::zeros);
