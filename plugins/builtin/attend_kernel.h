@@ -37,6 +37,8 @@ typedef struct pv_attend_bugs {
   int decode_swap;    /* n_q = 1, GQA: query head g group + r of item b reads item b + r's head g */
   int prefill_not_causal; /* the causal mask dropped when n_q > 1 (cached != uncached) */
   int k_dense;        /* k's strides ignored: read as dense (batch, token, head) */
+  int q_grid_floor;   /* query rows in blocks of 64, a grid of floor(n_q / 64) blocks once n_q > 64:
+                         the rows past the last full block are never written */
 } pv_attend_bugs;
 
 /* what an empty row holds (the declared convention, pv_empty_rows) */
@@ -76,7 +78,8 @@ static int attend_visible(const pv_attention_problem *p, int64_t b, int64_t i, i
     for (int64_t b = 0; b < p->batch; ++b)                                                               \
       for (int64_t h = 0; h < p->h_q; ++h) {                                                             \
         const int64_t g = attend_bugs.tile ? h % p->h_kv : h * p->h_kv / p->h_q;                         \
-        for (int64_t i = 0; i < p->n_q; ++i) {                                                           \
+        const int64_t rows = attend_bugs.q_grid_floor && p->n_q > 64 ? p->n_q / 64 * 64 : p->n_q;      \
+        for (int64_t i = 0; i < rows; ++i) {                                                             \
           const int swap = attend_bugs.decode_swap && p->n_q == 1 && p->h_q > p->h_kv;                     \
           const int64_t grp = p->h_q / p->h_kv;                                                            \
           const T *qi = swap ? q + ((b + h % grp) % p->batch) * p->q_stride[0] + (h / grp) * p->q_stride[2] \

@@ -204,6 +204,26 @@ void read_back(const problem& P, const layouts& L, const result& R, std::vector<
   }
 }
 
+/// Which rows of P's output (lse index (b, h, i)) the kernel never wrote:
+/// every byte of the row's d_v entries still 0xFF, the NaN the sandbox fills
+/// an output buffer with before the call (sandbox/child_calls.cpp). Empty
+/// when the call returned no output.
+template <class T>
+std::vector<char> unwritten_rows(const problem& P, const layouts& L, const result& R) {
+  std::vector<char> rows;
+  if (R.out.size() < L.out.span * sizeof(T) || P.d_v < 1) return rows;
+  rows.assign(P.lse_size(), 0);
+  sandbox::attend_row::for_each_row(L.out.s, P.batch, P.n_q, P.h_q, P.d_v, [&](std::size_t dense_at, std::size_t at) {
+    const unsigned char* b = R.out.data() + at * sizeof(T);
+    bool fill = true;
+    for (std::size_t x = 0; x < std::size_t(P.d_v) * sizeof(T) && fill; ++x) fill = b[x] == 0xFF;
+    const long row = long(dense_at) / P.d_v;  // dense out[b][i][h]: the row's (b, i, h)
+    const long h = row % P.h_q, i = row / P.h_q % P.n_q, bb = row / P.h_q / P.n_q;
+    rows[P.li(bb, h, i)] = fill ? 1 : 0;
+  });
+  return rows;
+}
+
 inline std::string list_text(const std::vector<long>& v) {
   std::string s = "[";
   for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);

@@ -64,9 +64,20 @@ struct wants {
   bool lse = false;        ///< the log-sum-exp asked for, no sinks, n_k >= 2 (the merge law)
   bool cap_and_alibi = false;  ///< softcap and ALiBi together, where both are declared (their order)
   bool several = false;    ///< batch >= 2 and h_kv = 2 (items and KV heads to tell apart)
+  /// the cases query_blocks(k) draw n_q across blocks of 64 rows (a grid of query blocks, its last
+  /// partial block): the laws that judge every row, where the exact reference's cost allows
+  bool query_blocks = false;
 };
 
 bool has(std::uint32_t caps, std::uint32_t bit) { return (caps & bit) != 0; }
+
+/// Whether case k draws its queries across blocks of 64 rows (n_q 65, 129,
+/// 64 and 127 in turn): one case in 25, the seventh.
+bool query_blocks(int k) { return k % 25 == 6; }
+
+/// Whether case k has rows that see no key, for a kernel declaring an
+/// empty-row convention: one case in ten, the ninth.
+bool query_empties(int k) { return k % 10 == 8; }
 
 /// The magnitude of case k's queries and keys (drawn in [-s, s]).
 double query_scale(int k) {
@@ -89,18 +100,32 @@ problem draw(const check_run& cx, rng& g, int k, std::uint32_t caps, la::empty_r
     long ratio = 1;
     if (w.gqa) {
       P.h_kv = 2;
-      ratio = g.range(0, 1) ? 4 : 2;
+      static const long group[] = {2, 4, 8};
+      ratio = group[g.range(0, 2)];
     } else if (has(caps, PV_ATTEND_GQA)) {
-      static const long ratios[] = {1, 4, 1, 2};
+      static const long ratios[] = {1, 4, 8, 2};
       ratio = ratios[k % 4];
     }
-    P.h_q = P.h_kv * ratio;
     static const long across[] = {15, 16, 17, 31, 32, 33, 63, 64, 65};
     P.n_k = k % 5 == 0 ? across[g.range(0, w.small_keys ? 5 : 8)] : g.range(w.padding || w.lse ? 2 : 1, 24);
     static const long nqs[] = {1, 7, 3};
     P.n_q = k % 3 == 2 ? g.range(1, 9) : nqs[k % 3];
     P.d = k % 7 == 3 ? 32 : g.range(1, 16);
     P.d_v = g.range(1, 8);
+    if (ratio == 8) P.batch = w.several ? 2 : 1;  // 16 query heads: the reference's cost
+    if (w.query_blocks && query_blocks(k)) {
+      // queries across blocks of 64 (and 128) rows, the keys as many: small heads, one item and one
+      // KV head where the law allows (the exact reference costs n_q n_k (d + d_v) per head)
+      static const long rows[] = {65, 129, 64, 127};
+      P.n_q = rows[k / 25 % 4];
+      P.n_k = P.n_q + g.range(-1, 1);
+      P.batch = w.several ? 2 : 1;
+      P.h_kv = w.several || w.gqa ? 2 : 1;
+      ratio = w.gqa ? 2 : 1;
+      P.d = std::min(P.d, 8L);
+      P.d_v = std::min(P.d_v, 4L);
+    }
+    P.h_q = P.h_kv * ratio;
     P.allocate();
     P.causal = w.causal || (has(caps, PV_ATTEND_CAUSAL) && g.range(0, 1));
     for (long b = 0; b < P.batch; ++b) {
@@ -127,6 +152,15 @@ problem draw(const check_run& cx, rng& g, int k, std::uint32_t caps, la::empty_r
     if (!w.no_extras && has(caps, PV_ATTEND_ALIBI) && (both || g.range(0, 3) == 0))
       for (long h = 0; h < P.h_q; ++h) P.alibi.push_back(std::ldexp(1.0, -int(8 * (h + 1) / P.h_q)));
     P.lse = w.lse || (!w.no_extras && has(caps, PV_ATTEND_LSE) && g.range(0, 1));
+    // every tenth case, for a kernel declaring what an empty row holds, rows that see no key and no
+    // sink (an item padded to nothing, or a query before the first key under the causal mask: NaN
+    // on fully masked rows, pytorch#103749)
+    if (conv != la::empty_rows::undeclared && query_empties(k)) {
+      const bool padded = !w.padding && !w.no_padding && has(caps, PV_ATTEND_PADDING);
+      if (padded) P.k_len[0] = 0;
+      else if (P.causal && !w.causal) P.q_start[0] = -1;
+      if (padded || (P.causal && !w.causal)) P.sink.clear();
+    }
     const double s = query_scale(k);
     for (auto& x : P.q) x = stored<T>(cx, g.real(-s, s));
     for (auto& x : P.k) x = stored<T>(cx, g.real(-s, s));
@@ -185,10 +219,50 @@ std::string strides_ignored(const problem& P, const layouts& L, const std::vecto
   return "";
 }
 
+/// The query-block hypothesis of a failure: the kernel never wrote the rows
+/// from some i0 on, in every item and head (their bytes are still the NaN the
+/// output buffer was filled with: `unwritten`, attend_calls::unwritten_rows),
+/// and wrote every row before i0 within its bound (E, B). Named with the
+/// blocks of B = 16, 32, ... rows whose last partial block it is: a grid of
+/// floor(n_q / B) blocks where a ceiling was meant. The class named, or empty.
+std::string rows_unwritten(const problem& P, const std::vector<double>& out, const la::exact& E, const la::bounds& B,
+                           const std::vector<char>& unwritten) {
+  if (unwritten.empty()) return "";
+  long i0 = P.n_q;
+  for (long b = 0; b < P.batch; ++b)
+    for (long h = 0; h < P.h_q; ++h)
+      for (long i = 0; i < P.n_q; ++i)
+        if (unwritten[P.li(b, h, i)]) i0 = std::min(i0, i);
+  if (i0 == 0 || i0 == P.n_q) return "";
+  laws::attend_compare::worst w;
+  for (long b = 0; b < P.batch; ++b)
+    for (long h = 0; h < P.h_q; ++h)
+      for (long i = 0; i < P.n_q; ++i) {
+        if ((unwritten[P.li(b, h, i)] != 0) != (i >= i0)) return "";  // not a suffix of rows in every head
+        if (i < i0)
+          for (long c = 0; c < P.d_v; ++c) {
+            const std::size_t e = P.oi(b, i, h, c);
+            laws::attend_compare::raise(w, e, false, out[e], E.out[e], B.out[e]);
+          }
+      }
+  if (!w.within()) return "";
+  std::string blocks;
+  for (long size = 16; size <= i0; size *= 2)
+    if (P.n_q / size * size == i0) blocks += (blocks.empty() ? "" : ", ") + std::to_string(size);
+  std::string s = "rows never written: from query row " + std::to_string(i0) + " of " + std::to_string(P.n_q) +
+                  " on, in every item and head, the output still holds the NaN its buffer was filled with; "
+                  "every row before is right";
+  if (!blocks.empty())
+    s += " (query rows in blocks of " + blocks + " and a grid of floor(n_q / block) blocks: the last partial "
+         "block dropped, a floor where a ceiling was meant; tiny-flash-attention#12, TileOPs PR 6)";
+  return s;
+}
+
 /// The cases of a law that makes one attend() call per case: case k's
 /// problem from make(g, k) (its layouts drawn after it, from the same
-/// generator), the calls run, and judge(i, P, out, lse, desc) on the output
-/// of case i read back dense; judge returns whether the case holds.
+/// generator), the calls run, and judge(P, layouts, out, lse, k, desc,
+/// result) on the output of case k read back dense (and the call's raw
+/// result); judge returns whether the case holds.
 template <class T, class Make, class Judge>
 void one_call_cases(law_run& L, const std::vector<int>& ks, Make make, Judge judge) {
   std::vector<problem> ps;
@@ -204,7 +278,7 @@ void one_call_cases(law_run& L, const std::vector<int>& ks, Make make, Judge jud
               [&](std::size_t i, const describer& desc) {
                 std::vector<double> out, lse;
                 read_back<T>(ps[i], ls[i], L.results()[i], out, lse);
-                return judge(ps[i], ls[i], out, lse, ks[i], desc);
+                return judge(ps[i], ls[i], out, lse, ks[i], desc, L.results()[i]);
               });
 }
 
@@ -223,18 +297,20 @@ law_result law_attend_reference(const check_run& cx) {
         // them: the order of the two (a cap after the bias) shows only then
         wants w;
         w.cap_and_alibi = k % 4 == 1;
+        w.query_blocks = true;
         return draw<T>(cx, g, k, cx.lib.attend_caps, conv, w);
       },
       [&](const problem& P, const layouts& lay, const std::vector<double>& out, const std::vector<double>& lse, int k,
-          const describer& desc) {
+          const describer& desc, const result& R) {
         const auto E = la::reference(P, conv);
         const auto B = la::any_order(P, conv, U);
         const auto w = law::compare(P, out, lse, E, B);
         const bool ok = record(L, k, P, w, "exact", desc);
         if (!ok) {
+          // the last rows never written (a grid of query blocks without its partial block)
+          std::string dg = rows_unwritten(P, out, E, B, attend_calls::unwritten_rows<T>(P, lay, R));
           // which wrong reading of the problem the output matches
-          std::string dg;
-          for (const auto& v : law::variants(P)) {
+          for (const auto& v : dg.empty() ? law::variants(P) : std::vector<law::named_variant>{}) {
             const auto Ev = la::reference(P, conv, v.w);
             const auto wv = law::compare(P, out, lse, Ev, la::any_order(P, conv, U, nullptr, v.w));
             if (wv.within()) {
@@ -331,6 +407,7 @@ law_result law_causal_prefix(const check_run& cx) {
   std::vector<long> cuts;
   wants w;
   w.causal = true;
+  w.query_blocks = true;
   for (int k : ks) {
     auto g = L.rng_for(k);
     ps.push_back(draw<T>(cx, g, k, cx.lib.attend_caps | PV_ATTEND_CAUSAL, conv, w));
@@ -505,7 +582,7 @@ law_result law_support(const check_run& cx) {
   one_call_cases<T>(
       L, ks, [&](rng& g, int k) { return law::probe(draw<T>(cx, g, k, cx.lib.attend_caps, conv, w)); },
       [&](const problem& P, const layouts&, const std::vector<double>& out, const std::vector<double>&, int k,
-          const describer& desc) {
+          const describer& desc, const result&) {
         law::row_support s;
         if (!law::first_mismatch(P, out, s)) {
           L.within(k, hp(0), hp(0), "every row's support", desc);
@@ -614,7 +691,7 @@ law_result law_attend_convex_hull(const check_run& cx) {
   one_call_cases<T>(
       L, ks, make,
       [&](const problem& P, const layouts&, const std::vector<double>& out, const std::vector<double>&, int k,
-          const describer& desc) {
+          const describer& desc, const result&) {
         hp over = 0;
         const auto w = law::compare(P, out, la::any_order(P, conv, U), &over);
         if (!w.found) return true;
@@ -645,6 +722,7 @@ law_result law_independence(const check_run& cx) {
   std::vector<long> items, heads;
   wants w;
   w.several = true;
+  w.query_blocks = true;
   for (int k : ks) {
     auto g = L.rng_for(k);
     // the padded keys and values NaN in every call: memory that must not be read

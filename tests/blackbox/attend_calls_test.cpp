@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
+#include <limits>
 #include <vector>
 
 namespace blackbox_attend_calls_test {  // this file's names: a unity build compiles several test files as one
@@ -42,6 +44,36 @@ TEST(AttendCalls, ReadingAStridedBufferDenselyGivesWhatAKernelIgnoringTheStrides
   EXPECT_EQ(seen[0], 0);
   EXPECT_EQ(seen[1], 1);
   EXPECT_TRUE(std::isnan(seen[2])) << "the gap after head 0's two values";
+}
+
+// The rows a kernel never wrote are those whose bytes are all still the
+// sandbox's 0xFF fill; a NaN the kernel wrote, or one byte written, is not.
+TEST(AttendCalls, UnwrittenRowsAreThoseStillHoldingTheFillBytes) {
+  problem P;
+  P.batch = 1, P.h_q = P.h_kv = 2, P.n_q = 3, P.n_k = 1, P.d = 1, P.d_v = 2;
+  P.allocate();
+  pv::seeded g(3);
+  const layouts L{dense_layout(1, 3, 2, 1), dense_layout(1, 1, 2, 1), dense_layout(1, 1, 2, 2),
+                  strided_layout(g, true, 1, 1, 3, 2, 2)};  // out heads first: [h][i][c]
+  pv::sandbox::result R;
+  R.out.assign(L.out.span * sizeof(float), 0xFF);
+  const auto put = [&](long h, long i, long c, float x) {
+    std::memcpy(R.out.data() + std::size_t(h * L.out.s[2] + i * L.out.s[1] + c) * sizeof(float), &x, sizeof x);
+  };
+  for (long h = 0; h < 2; ++h)
+    for (long c = 0; c < 2; ++c) put(h, 0, c, 1.5f);       // row 0 written in both heads
+  put(0, 1, 0, std::numeric_limits<float>::quiet_NaN());  // head 0, row 1: a NaN the kernel wrote
+  unsigned char* b = R.out.data() + std::size_t(1 * L.out.s[2] + 1 * L.out.s[1] + 1) * sizeof(float);
+  b[0] = 0xFE;                                             // head 1, row 1: one byte of it written
+  const auto u = unwritten_rows<float>(P, L, R);
+  ASSERT_EQ(u.size(), P.lse_size());
+  for (long h = 0; h < 2; ++h) {
+    EXPECT_EQ(u[P.li(0, h, 0)], 0) << h;
+    EXPECT_EQ(u[P.li(0, h, 1)], 0) << h;
+    EXPECT_EQ(u[P.li(0, h, 2)], 1) << h << ": never touched";
+  }
+  R.out.resize(4);
+  EXPECT_TRUE(unwritten_rows<float>(P, L, R).empty()) << "no output returned: nothing to say";
 }
 
 }  // namespace

@@ -82,6 +82,8 @@ TEST(AttendCheck, EachMutantFailsItsLawWithItsClassNamed) {
       // FlashAttention PR 1562: non-contiguous != contiguous (k read as if dense)
       {"attend_k_strides_ignored", "attend.layout[float32]", "k's strides"},
       {"attend_k_strides_ignored", "attend.reference[float32]", "the kernel ignores k's strides"},
+      // a grid of floor(n_q / 64) query blocks (tiny-flash-attention#12): only n_q > 64 shows it
+      {"attend_q_block_tail", "attend.reference[float32]", "rows never written: from query row 64"},
       {"attend_softcap_ignored", "attend.reference[float32]", "softcap ignored"},
       {"attend_softcap_swish", "attend.reference[float32]", "softcap formula"},
       {"attend_softcap_after_alibi", "attend.reference[float32]", "softcap after the ALiBi bias"},

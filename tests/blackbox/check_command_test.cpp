@@ -477,6 +477,7 @@ TEST(CheckMutation, EveryMutantIsCaught) {
       {"attend_gqa_decode_swap", "attend.reference"},
       {"attend_causal_dropped_prefill", "attend.cache"},
       {"attend_k_strides_ignored", "attend.layout"},
+      {"attend_q_block_tail", "attend.reference"},
       {"attend_softcap_ignored", "attend.reference"},
       {"attend_softcap_swish", "attend.reference"},
       {"attend_softcap_after_alibi", "attend.reference"},
