@@ -7,7 +7,8 @@
 // the problem, its exact reference and the any-order bound (problem.h),
 // attend.reference, attend.gqa_repeat, attend.causal_prefix,
 // attend.decode_rows, attend.padding, attend.support, attend.lse_merge,
-// attend.convex_hull, attend.independence, attend.cache and attend.layout.
+// attend.convex_hull, attend.independence, attend.cache, attend.layout and
+// attend.homogeneity.
 #include "blackbox/attend_calls.h"
 #include "blackbox/declines.h"
 #include "blackbox/law_run.h"
@@ -17,6 +18,7 @@
 #include "laws/attend/convex_hull.h"
 #include "laws/attend/decode_rows.h"
 #include "laws/attend/gqa_repeat.h"
+#include "laws/attend/homogeneity.h"
 #include "laws/attend/independence.h"
 #include "laws/attend/layout.h"
 #include "laws/attend/lse_merge.h"
@@ -967,6 +969,85 @@ law_result law_layout(const check_run& cx) {
 }
 
 template <class T>
+law_result law_homogeneity(const check_run& cx) {
+  namespace law = laws::attend_homogeneity;
+  law_run L(cx, law::id, type_name<T>(), "", law::statement(), law::tolerance_rule());
+  if (!L.selected()) return L.finish();
+  const auto ks = L.case_indices();
+  const auto conv = convention(cx);
+  const auto U = units<T>(cx);
+  const bool bitwise = law::queries_bitwise(U);
+  std::vector<problem> ps, qs, vs;
+  std::vector<layouts> ls;
+  std::vector<int> fs, es;
+  for (int k : ks) {
+    auto g = L.rng_for(k);
+    const problem P = law::explicit_scale(draw<T>(cx, g, k, cx.lib.attend_caps, conv, {}));
+    fs.push_back(k % 2 ? 4 : 2);  // even: sqrt(2^-f scale) = 2^{-f/2} sqrt(scale)
+    es.push_back(int(g.range(1, 3)));
+    qs.push_back(law::queries_scaled(P, fs.back()));
+    vs.push_back(law::values_scaled(P, es.back()));
+    ls.push_back(draw_layouts(g, P));  // one layout for the three calls: the same operations
+    L.add(attend_call<T>(P, ls.back()));
+    L.add(attend_call<T>(qs.back(), ls.back()));
+    L.add(attend_call<T>(vs.back(), ls.back()));
+    ps.push_back(P);
+  }
+  L.run();
+  L.each_case(ks, 3,
+              [&](std::size_t i) {
+                return describe(ps[i], ls[i]) + "\nqueries scaled by 2^" + std::to_string(fs[i]) + ", scale by 2^-" +
+                       std::to_string(fs[i]) + "; values scaled by 2^" + std::to_string(es[i]);
+              },
+              [&](std::size_t i, const describer& desc) {
+                const problem& P = ps[i];
+                std::vector<double> a, la_, q, lq, v, lv;
+                read_back<T>(P, ls[i], L.results()[3 * i], a, la_);
+                read_back<T>(qs[i], ls[i], L.results()[3 * i + 1], q, lq);
+                read_back<T>(vs[i], ls[i], L.results()[3 * i + 2], v, lv);
+                const int f = fs[i], e = es[i];
+                laws::attend_compare::worst wq;
+                if (bitwise) {
+                  wq = law::compare_queries(a, la_, q, lq, nullptr, nullptr);
+                } else {
+                  const auto BA = la::any_order(P, conv, U), BQ = la::any_order(qs[i], conv, U);
+                  wq = law::compare_queries(a, la_, q, lq, &BA, &BQ);
+                }
+                const auto wv = law::compare_values(e, a, la_, v, lv, la::underflow(P, conv, U),
+                                                    la::underflow(vs[i], conv, U));
+                const bool queries_worse = wq.found && (!wv.found || wq.ratio >= wv.ratio);
+                const auto& w = queries_worse ? wq : wv;
+                const std::string f_text = std::to_string(f), e_text = std::to_string(e);
+                const bool ok = record(L, ks[i], P, w,
+                                       queries_worse ? "with q scaled by 2^" + f_text + " and the scale by 2^-" + f_text +
+                                                           "; the problem's call gave"
+                                                     : "with V scaled by 2^" + e_text + "; 2^" + e_text +
+                                                           " times the problem's call gives",
+                                       desc);
+                if (!ok) {
+                  if (queries_worse && matches(qs[i], q, conv, U, la::variant{.no_scale = true}))
+                    L.diagnose("scale ignored: the output does not stay when q is scaled by 2^" + f_text +
+                               " and the scale by 2^-" + f_text + ", and it is the attention with 1/sqrt(d) in "
+                               "place of the problem's scale");
+                  else if (queries_worse)
+                    L.diagnose("the logits are not scale (q . k): the output moves when q is scaled by 2^" + f_text +
+                               " and the scale by 2^-" + f_text + " (a scale applied twice or not at all, a score "
+                               "clamped or a constant added at a magnitude that does not scale)");
+                  else if (!w.lse && !std::isfinite(w.got) && std::isfinite(w.other))
+                    L.diagnose("overflow: with V scaled by 2^" + e_text + " the output is " + to_decimal(w.got) +
+                               " where 2^" + e_text + " times the problem's is " + to_decimal(w.other) +
+                               ": an accumulator of p v narrower than the values it sums");
+                  else
+                    L.diagnose(w.lse ? "the log-sum-exp moves when only V is scaled (it reads V)"
+                                     : "the output is not linear in V: scaled by 2^" + e_text + ", it is not 2^" +
+                                           e_text + " times the problem's");
+                }
+                return ok;
+              });
+  return L.finish();
+}
+
+template <class T>
 void attend_all_for(const check_run& cx, std::vector<law_result>& out) {
   out.push_back(law_attend_reference<T>(cx));
   out.push_back(law_support<T>(cx));
@@ -979,6 +1060,7 @@ void attend_all_for(const check_run& cx, std::vector<law_result>& out) {
   out.push_back(law_independence<T>(cx));
   out.push_back(law_cache<T>(cx));
   out.push_back(law_layout<T>(cx));
+  out.push_back(law_homogeneity<T>(cx));
 }
 
 }  // namespace

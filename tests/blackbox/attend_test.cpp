@@ -48,7 +48,7 @@ TEST(AttendCheck, TheBuiltinTiledKernelPassesEveryAttendLaw) {
   const report rep = read(dir + "/builtin-attend-tiled.json");
   for (const char* law : {"attend.reference", "attend.support", "attend.gqa_repeat", "attend.causal_prefix",
                           "attend.decode_rows", "attend.padding", "attend.lse_merge", "attend.convex_hull",
-                          "attend.independence", "attend.cache", "attend.layout"})
+                          "attend.independence", "attend.cache", "attend.layout", "attend.homogeneity"})
     // float16 and bfloat16 too: it declares them (dtypes); stored there, computed in float, the lse float64
     for (const char* t : {"float32", "float64", "float16", "bfloat16"}) {
       const std::string id = std::string(law) + "[" + t + "]";
@@ -88,6 +88,7 @@ TEST(AttendCheck, EachMutantFailsItsLawWithItsClassNamed) {
       {"attend_softcap_swish", "attend.reference[float32]", "softcap formula"},
       {"attend_softcap_after_alibi", "attend.reference[float32]", "softcap after the ALiBi bias"},
       {"attend_scale_ignored", "attend.reference[float32]", "scale ignored"},
+      {"attend_scale_ignored", "attend.homogeneity[float32]", "scale ignored"},
       {"attend_alibi_ignored", "attend.reference[float32]", "ALiBi ignored"},
       {"attend_sinks_dropped", "attend.reference[float32]", "sinks dropped"},
       {"attend_reads_padding", "attend.padding[float32]", "got nan"},
@@ -131,6 +132,7 @@ TEST(AttendCheck, UndeclaredCapabilitiesAreUnsupportedNeverFailed) {
   EXPECT_EQ(rep.verdict.at("attend.support[float32]"), "passed");
   EXPECT_EQ(rep.verdict.at("attend.independence[float32]"), "passed") << "batch and heads need no capability";
   EXPECT_EQ(rep.verdict.at("attend.layout[float32]"), "passed") << "nor do strides";
+  EXPECT_EQ(rep.verdict.at("attend.homogeneity[float32]"), "passed") << "nor powers of two";
   for (const char* law : {"attend.gqa_repeat[float32]", "attend.causal_prefix[float32]", "attend.decode_rows[float32]",
                           "attend.cache[float32]",
                           "attend.padding[float32]", "attend.lse_merge[float32]"})
@@ -144,7 +146,7 @@ TEST(AttendCheck, ADeclaredNaNConventionIsAccepted) {
                                    " --law attend --cases 30 --out " + dir);
   EXPECT_EQ(r.code, 0) << r.out;
   const report rep = read(dir + "/attend-empty-nan.json");
-  EXPECT_EQ(rep.verdict.size(), 22u);  // 11 attend laws, float32 and float64
+  EXPECT_EQ(rep.verdict.size(), 24u);  // 12 attend laws, float32 and float64
   for (const auto& [id, v] : rep.verdict) EXPECT_EQ(v, "passed") << id;
 }
 

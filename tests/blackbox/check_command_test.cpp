@@ -449,7 +449,7 @@ TEST(CheckMutation, EveryMutantIsCaught) {
         "flux.nonsquare_grid", "sinusoid.reference", "sinusoid.linear_shift", "sinusoid.rows", "attention.shapes",
         "attend.reference", "attend.support", "attend.gqa_repeat", "attend.causal_prefix", "attend.decode_rows",
         "attend.padding", "attend.lse_merge", "attend.convex_hull", "attend.independence",
-        "attend.cache", "attend.layout"})
+        "attend.cache", "attend.layout", "attend.homogeneity"})
     EXPECT_TRUE(all_failed.count(law)) << law << " caught no mutant";
   // and on numbers, not only through the sandbox
   const std::pair<const char*, const char*> numeric[] = {
@@ -482,6 +482,7 @@ TEST(CheckMutation, EveryMutantIsCaught) {
       {"attend_softcap_swish", "attend.reference"},
       {"attend_softcap_after_alibi", "attend.reference"},
       {"attend_scale_ignored", "attend.reference"},
+      {"attend_scale_ignored", "attend.homogeneity"},
       {"attend_alibi_ignored", "attend.reference"},
       {"attend_sinks_dropped", "attend.reference"},
       {"attend_reads_padding", "attend.padding"},

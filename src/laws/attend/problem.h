@@ -341,6 +341,39 @@ struct units {
   hp u, mu, us = hp(0), eta_s = hp(0), upv = hp(0), eta_pv = hp(0);
 };
 
+/// The part of an entry's bound that is roundings below the smallest normal
+/// (file comment): p_j underflowing in the arithmetic (n mu max_j |v_jc|),
+/// a 16-bit p v accumulator's subnormals ((2n + 2) eta_pv), the output
+/// stored among the storage format's subnormals (eta_s / 2). Alone of B's
+/// terms it does not scale with V (attend.homogeneity).
+inline hp underflow_term(long n, const units& U, const hp& vmax) {
+  return hp(double(n)) * U.mu * vmax + (U.upv > 0 ? hp(hp(2.0 * double(n) + 2) * U.eta_pv) : hp(0)) + U.eta_s / 2;
+}
+
+/// underflow_term of every output entry, over the keys each row sees (the
+/// valid keys of an empty row under the convention "the mean of V").
+inline std::vector<hp> underflow(const problem& P, empty_rows conv, const units& U) {
+  std::vector<hp> out(P.out_size(), hp(0));
+  const long n = P.n_k + 1;
+  for (long b = 0; b < P.batch; ++b)
+    for (long h = 0; h < P.h_q; ++h) {
+      const long g = kv_head(P, h);
+      for (long i = 0; i < P.n_q; ++i) {
+        const bool mean = conv == empty_rows::mean && empty_row(P, b, i);
+        for (long c = 0; c < P.d_v; ++c) {
+          hp vmax = 0;
+          for (long j = 0; j < P.n_k; ++j)
+            if (mean ? j < P.k_len[std::size_t(b)] : visible(P, b, i, j)) {
+              const hp av = abs(hp(P.v[P.vi(b, j, g, c)]));
+              if (vmax < av) vmax = av;
+            }
+          out[P.oi(b, i, h, c)] = underflow_term(n, U, vmax);
+        }
+      }
+    }
+  return out;
+}
+
 inline bounds any_order(const problem& P, empty_rows conv, const units& U, const row_set* rows = nullptr,
                         const variant& w = {}) {
   const hp &u = U.u, &mu = U.mu;
@@ -351,8 +384,6 @@ inline bounds any_order(const problem& P, empty_rows conv, const units& U, const
   const hp gs = (1 + U.us) * (1 + U.us) - 1;
   const hp gd = gamma_n(P.d + 3, u) * (1 + gs) + gs, gn0 = gs + gamma_n(4 * n + 4, u) * (1 + gs),
            gn = U.upv > 0 ? hp((1 + gn0) * (1 + gamma_n(2 * n + 2, U.upv)) - 1) : gn0;
-  // out rounded into the storage format may land among its subnormals
-  const hp under_pv = (U.upv > 0 ? hp(hp(2.0 * double(n) + 2) * U.eta_pv) : hp(0)) + U.eta_s / 2;
   const bool sinks = !P.sink.empty();
   for (long b = 0; b < P.batch; ++b)
     for (long h = 0; h < P.h_q; ++h) {
@@ -394,7 +425,7 @@ inline bounds any_order(const problem& P, empty_rows conv, const units& U, const
             S += e[t] * av;
             if (vmax < av) vmax = av;
           }
-          B.out[P.oi(b, i, h, c)] = rel * (S / z) + hp(double(n)) * mu * vmax + under_pv;
+          B.out[P.oi(b, i, h, c)] = rel * (S / z) + underflow_term(n, U, vmax);
         }
         const hp lse = m + log(z);
         B.lse[P.li(b, h, i)] = D + gn + hp(double(n)) * mu + 2 * u * (abs(lse) + abs(m)) + u;

@@ -2,7 +2,8 @@
 // problem (the repeated heads, the changed keys, the square causal call, the
 // poisoned padding and the items alone, the support probe, the halves of a
 // cut, the values near the format's largest, one item or KV head changed,
-// a prefill and its decoding steps against a growing cache)
+// a prefill and its decoding steps against a growing cache, the queries and
+// the values scaled by powers of two)
 // and how each
 // judges, each shown to fail on the error it is there for.
 #include "laws/attend/cache.h"
@@ -10,6 +11,7 @@
 #include "laws/attend/convex_hull.h"
 #include "laws/attend/decode_rows.h"
 #include "laws/attend/gqa_repeat.h"
+#include "laws/attend/homogeneity.h"
 #include "laws/attend/independence.h"
 #include "laws/attend/lse_merge.h"
 #include "laws/attend/padding.h"
@@ -382,6 +384,60 @@ TEST(AttendLaws, CacheStepsAreThePrefillsRowsAgainstTheCacheSoFar) {
                           attend::any_order(St, empty_rows::zeros, u, mu), Bf);
     EXPECT_EQ(w.within(), p0 == 6) << p0;
   }
+}
+
+// Powers of two pass through the exact attention exactly: the queries scaled
+// by 2^f with the scale by 2^-f give the same output and lse, the values
+// scaled by 2^e give 2^e times the output. One ulp off fails either law,
+// and the values' allowance is exactly the bound's terms below the smallest
+// normal (nonzero only where a format has subnormals within reach).
+TEST(AttendLaws, HomogeneityHoldsBitwiseForTheExactAttentionAndNotForOneUlp) {
+  problem P = drawn(2, 4, 2, 3, 7, 5, 3);
+  P.causal = true;
+  P.q_start = {4, 1};
+  P.softcap = 2.5;
+  P.alibi = {0.5, 0.25, 0.125, 0.0625};
+  P.lse = true;
+  P = attend_homogeneity::explicit_scale(P);
+  EXPECT_EQ(P.scale, 1 / std::sqrt(5.0));
+  const problem Q = attend_homogeneity::queries_scaled(P, 4), V = attend_homogeneity::values_scaled(P, 3);
+  EXPECT_EQ(Q.q[7], 16 * P.q[7]);
+  EXPECT_EQ(Q.scale, P.scale / 16);
+  EXPECT_EQ(V.v[5], 8 * P.v[5]);
+  const auto E = attend::reference(P, empty_rows::zeros), EQ = attend::reference(Q, empty_rows::zeros),
+             EV = attend::reference(V, empty_rows::zeros);
+  auto a = doubles(E.out), la = doubles(E.lse), q = doubles(EQ.out), lq = doubles(EQ.lse), v = doubles(EV.out),
+       lv = doubles(EV.lse);
+  EXPECT_TRUE(attend_homogeneity::compare_queries(a, la, q, lq, nullptr, nullptr).within());
+  attend::units U{hp(0x1p-24), hp(0x1p-126)};
+  const auto UA = attend::underflow(P, empty_rows::zeros, U), UV = attend::underflow(V, empty_rows::zeros, U);
+  auto w = attend_homogeneity::compare_values(3, a, la, v, lv, UA, UV);
+  EXPECT_TRUE(w.within());
+  EXPECT_EQ(w.ratio, 0) << "the exact values scale exactly";
+  q[4] = std::nextafter(q[4], 10.0);
+  EXPECT_FALSE(attend_homogeneity::compare_queries(a, la, q, lq, nullptr, nullptr).within()) << "bitwise";
+  lv[2] = std::nextafter(lv[2], 10.0);
+  w = attend_homogeneity::compare_values(3, a, la, v, lv, UA, UV);
+  EXPECT_FALSE(w.within());
+  EXPECT_TRUE(w.lse) << "the log-sum-exp does not read V: bitwise";
+  lv = doubles(EV.lse);
+  v[1] = v[1] * (1 + 0x1p-40);
+  EXPECT_FALSE(attend_homogeneity::compare_values(3, a, la, v, lv, UA, UV).within())
+      << "float32 arithmetic: the allowance is n mu max |v|, far below a relative 2^-40";
+  // the allowance is the bound's underflow terms: float16 storage adds eta_s / 2
+  const attend::units S{hp(0x1p-24), hp(0x1p-126), hp(0x1p-11), hp(0x1p-24)};
+  const auto US = attend::underflow(P, empty_rows::zeros, S);
+  const hp n = hp(double(P.n_k + 1));
+  for (std::size_t e = 0; e < US.size(); ++e) {
+    EXPECT_EQ(US[e], UA[e] + hp(0x1p-25)) << e;
+    EXPECT_LE(US[e], attend::any_order(P, empty_rows::zeros, S).out[e]) << e;
+    EXPECT_LE(UA[e], n * hp(0x1p-126) * 4) << "|v| <= 4";
+  }
+  EXPECT_TRUE(attend_homogeneity::queries_bitwise(U)) << "float32";
+  EXPECT_TRUE(attend_homogeneity::queries_bitwise({hp(0x1p-24), hp(0x1p-126), hp(0x1p-8), hp(0x1p-133)}))
+      << "bfloat16 storage: float32's smallest normal";
+  EXPECT_FALSE(attend_homogeneity::queries_bitwise(S)) << "float16 storage: scores among its subnormals";
+  EXPECT_FALSE(attend_homogeneity::queries_bitwise({hp(0x1p-11), hp(0x1p-14)})) << "float16 arithmetic";
 }
 
 TEST(AttendLaws, PaddingIsDroppingThePaddedKeys) {
