@@ -13,6 +13,8 @@
  * plugins/mutants/attend_*.c switches on one bug with PV_ATTEND_BUGS. */
 #include "posverify/impl.h"
 
+#include "builtin/sixteen_bit.h"
+
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -147,34 +149,9 @@ PV_ATTEND_KERNEL(attend_f32, float, expf, tanhf, logf, sqrtf, PV_ATTEND_ACC_SAME
 PV_ATTEND_KERNEL(attend_f64, double, exp, tanh, log, sqrt, PV_ATTEND_ACC_SAME)
 
 /* float16 and bfloat16 storage (PV_ATTEND_DTYPES): q, k and v widened to
- * float, the float kernel above, each output row rounded to nearest even;
- * the memory between out's rows is not touched. */
-static float attend_from16(pv_dtype t, uint16_t h) {
-  if (t == PV_F16) {
-    _Float16 x;
-    memcpy(&x, &h, 2);
-    return (float)x;
-  }
-  const uint32_t b = (uint32_t)h << 16;
-  float f;
-  memcpy(&f, &b, 4);
-  return f;
-}
-
-static uint16_t attend_to16(pv_dtype t, float f) {
-  uint16_t h;
-  if (t == PV_F16) {
-    const _Float16 x = (_Float16)f;
-    memcpy(&h, &x, 2);
-    return h;
-  }
-  uint32_t b;
-  memcpy(&b, &f, 4);
-  if (isnan(f)) return (uint16_t)(b >> 16 | 0x40);
-  return (uint16_t)((b + 0x7fff + (b >> 16 & 1)) >> 16);
-}
-
-/* elements a strided [batch][n][heads][last] tensor spans */
+ * float, the float kernel above, each output row rounded to nearest even
+ * (builtin/sixteen_bit.h); the memory between out's rows is not touched.
+ * attend_span: the elements a strided [batch][n][heads][last] tensor spans. */
 static size_t attend_span(const int64_t *s, int64_t batch, int64_t n, int64_t heads, int64_t last) {
   if (batch <= 0 || n <= 0 || heads <= 0 || last <= 0) return 0;
   return (size_t)((batch - 1) * s[0] + (n - 1) * s[1] + (heads - 1) * s[2] + last);
@@ -183,7 +160,7 @@ static size_t attend_span(const int64_t *s, int64_t batch, int64_t n, int64_t he
 static float *attend_widen(pv_dtype t, const void *x, size_t n) {
   float *f = malloc((n ? n : 1) * sizeof *f);
   if (f)
-    for (size_t i = 0; i < n; ++i) f[i] = attend_from16(t, ((const uint16_t *)x)[i]);
+    for (size_t i = 0; i < n; ++i) f[i] = pv_from16(t, ((const uint16_t *)x)[i]);
   return f;
 }
 
@@ -222,7 +199,7 @@ static int attend_16(pv_dtype t, const pv_attention_problem *p, const void *q, c
       for (int64_t i = 0; i < p->n_q; ++i)
         for (int64_t h = 0; h < p->h_q; ++h) {
           const int64_t at = b * p->out_stride[0] + i * p->out_stride[1] + h * p->out_stride[2];
-          for (int64_t c = 0; c < p->d_v; ++c) ((uint16_t *)out)[at + c] = attend_to16(t, fo[at + c]);
+          for (int64_t c = 0; c < p->d_v; ++c) ((uint16_t *)out)[at + c] = pv_to16(t, fo[at + c]);
         }
     rc = 0;
   }

@@ -42,6 +42,23 @@
   };                                                                                                        \
   const pv_impl *posverify_impl(void) { return &impl; }
 
+/* The same with float16 and bfloat16 too (declared in dtypes, ABI version
+ * 5): F16 (int (pv_dtype, const pv_attention_problem *, const void *q, k, v,
+ * void *out, double *lse)) takes both formats. */
+#define PV_PANEL_ATTEND_PLUGIN16(NAME, CAPS, EMPTY, F32, F64, F16)                                           \
+  static int attend(pv_dtype t, const pv_attention_problem *p, const void *q, const void *k, const void *v, \
+                    void *out, double *lse) {                                                               \
+    if (t == PV_F32) return F32(p, q, k, v, out, lse);                                                      \
+    if (t == PV_F64) return F64(p, q, k, v, out, lse);                                                      \
+    if (t == PV_F16 || t == PV_BF16) return F16(t, p, q, k, v, out, lse);                                   \
+    return 1;                                                                                               \
+  }                                                                                                         \
+  static const pv_impl impl = {                                                                             \
+      .abi_version = 5, .name = NAME, .attend = attend, .attend_caps = (CAPS), .attend_empty_rows = (EMPTY), \
+      .dtypes = PV_DTYPE_BIT(PV_F16) | PV_DTYPE_BIT(PV_BF16),                                               \
+  };                                                                                                        \
+  const pv_impl *posverify_impl(void) { return &impl; }
+
 #define PV_PANEL_EVERY_CAPABILITY                                                                  \
   (PV_ATTEND_CAUSAL | PV_ATTEND_WINDOW | PV_ATTEND_PADDING | PV_ATTEND_GQA | PV_ATTEND_SOFTCAP | \
    PV_ATTEND_SINKS | PV_ATTEND_ALIBI | PV_ATTEND_LSE)

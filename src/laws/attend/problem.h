@@ -50,7 +50,12 @@
 // the kernel inputs already in the format, so these two roundings per product
 // are what an eager composition in the dtype spends on its intermediates: the
 // scores stored and scaled in the format (2 u_s |s_j| <= g_s a_j), the
-// probabilities and the output stored ((1 + u_s)^2). The mean of an
+// probabilities and the output stored ((1 + u_s)^2). The softcap's and
+// ALiBi's intermediates stored in the format too (an eager composition
+// rounds each operation to the dtype: Hugging Face's Gemma 2 divides by c,
+// takes tanh and multiplies by c in the dtype) add u_s (|x_j| + 2 |t_j|) and
+// u_s (|b_j| + |s_j|) to e_j: the quotient, tanh and product, and the bias
+// and the biased score, each stored once. The mean of an
 // empty row gets (1 + g_s)(1 + gamma_{n+1}) - 1. The stored output may be
 // subnormal: + eta_s / 2, eta_s the format's subnormal spacing (no input
 // underflows: each is already in the format). The lse
@@ -411,8 +416,8 @@ inline bounds any_order(const problem& P, empty_rows conv, const units& U, const
         std::vector<hp> e(r.s.size());
         for (std::size_t t = 0; t < r.s.size(); ++t) {
           hp ej = gd * r.a[t];
-          if (P.softcap > 0) ej += u * abs(r.x[t]) + 5 * u * abs(r.t[t]);
-          if (!P.alibi.empty()) ej += 3 * u * abs(r.bias[t]) + u * abs(r.s[t]);
+          if (P.softcap > 0) ej += u * abs(r.x[t]) + 5 * u * abs(r.t[t]) + U.us * (abs(r.x[t]) + 2 * abs(r.t[t]));
+          if (!P.alibi.empty()) ej += 3 * u * abs(r.bias[t]) + u * abs(r.s[t]) + U.us * (abs(r.bias[t]) + abs(r.s[t]));
           const hp Dj = ej + 2 * u * abs(r.s[t]) + u * abs(r.s[t] - m) + 2 * u;
           if (D < Dj) D = Dj;
           z += (e[t] = exp(r.s[t] - m));
@@ -448,7 +453,8 @@ inline std::string any_order_rule() {
          "blocked or streamed; mu = smallest normal; empty rows exact; under a storage class of unit "
          "roundoff u_s, q, k, v and out stored at u_s and the sums at the arithmetic's u: gamma_{d+3} (1 + g_s) "
          "+ g_s for gamma_{d+3} and (1 + u_s)^2 (1 + gamma_{4n+4}) - 1 for gamma_{4n+4}, g_s = (1 + u_s)^2 - 1, "
-         "as attention.reference counts it, + eta_s / 2 for a subnormal output, inputs drawn in the format)";
+         "as attention.reference counts it, + u_s (|x_j| + 2 |t_j|) with softcap and u_s (|alibi_j| + |s_j|) with ALiBi "
+         "for their intermediates stored in the format, + eta_s / 2 for a subnormal output, inputs drawn in the format)";
 }
 
 }  // namespace pv::laws::attend
