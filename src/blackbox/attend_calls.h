@@ -27,7 +27,8 @@ namespace la = laws::attend;
 /// x as an input of type T reaches the kernel's arithmetic: rounded to T, and
 /// to the storage format of a 16-bit wire or a declared float16 / bfloat16
 /// class (attention_law_units), so that the bound need not count an input
-/// that underflows there.
+/// that underflows there. Make one per draw, not one per value: it asks
+/// attention_law_units, a few hp values, once.
 template <class T>
 struct storage {
   explicit storage(const check_run& cx) : acc(cx.accuracy), in_format(attention_law_units<T>(cx).storage > 0) {}
@@ -38,12 +39,6 @@ struct storage {
   accuracy_class acc;
   bool in_format;
 };
-
-/// The same for one value (storage<T> for many: it asks attention_law_units once).
-template <class T>
-double stored(const check_run& cx, double x) {
-  return storage<T>(cx)(x);
-}
 
 /// Strides (in elements) of one tensor [batch][tokens][heads][last]: dense
 /// (batch, token, head), dense (batch, head, token), or with gaps.

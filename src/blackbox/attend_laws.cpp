@@ -45,13 +45,13 @@ using attend_calls::describe;
 using attend_calls::draw_layouts;
 using attend_calls::entry_of;
 using attend_calls::kTensorNames;
+using attend_calls::storage;
 using attend_calls::layout;
 using attend_calls::layout_of;
 using attend_calls::layouts;
 using attend_calls::list_text;
 using attend_calls::read_back;
 using attend_calls::record;
-using attend_calls::stored;
 using attend_calls::units;
 
 /// What a law asks of its problems beyond the kernel's capabilities.
@@ -164,9 +164,10 @@ problem draw(const check_run& cx, rng& g, int k, std::uint32_t caps, la::empty_r
       if (padded || (P.causal && !w.causal)) P.sink.clear();
     }
     const double s = query_scale(k);
-    for (auto& x : P.q) x = stored<T>(cx, g.real(-s, s));
-    for (auto& x : P.k) x = stored<T>(cx, g.real(-s, s));
-    for (auto& x : P.v) x = stored<T>(cx, 4 * std::pow(10.0, g.real(-1, 1)) * g.real(-1, 1));
+    const storage<T> stored(cx);
+    for (auto& x : P.q) x = stored(g.real(-s, s));
+    for (auto& x : P.k) x = stored(g.real(-s, s));
+    for (auto& x : P.v) x = stored(4 * std::pow(10.0, g.real(-1, 1)) * g.real(-1, 1));
     if (conv != la::empty_rows::undeclared || !la::any_empty_row(P)) break;
   }
   return P;
@@ -178,8 +179,8 @@ problem draw(const check_run& cx, rng& g, int k, std::uint32_t caps, la::empty_r
 /// and KV heads).
 bool matches(const problem& P, const std::vector<double>& out, la::empty_rows conv, const la::units& U,
              const la::variant& w) {
-  return laws::attend_reference::compare(P, out, {}, la::reference(P, conv, w), la::any_order(P, conv, U, nullptr, w))
-      .within();
+  const auto [E, B] = la::reference_and_bound(P, conv, U, w);
+  return laws::attend_reference::compare(P, out, {}, E, B).within();
 }
 
 /// The layout hypothesis of a failure: that the kernel ignores the strides of
@@ -202,8 +203,7 @@ std::string strides_ignored(const problem& P, const layouts& L, const std::vecto
     for (std::size_t e = 0; e < seen.size() && !differs; ++e)
       differs = !(seen[e] == given[e] || (std::isnan(seen[e]) && std::isnan(given[e])));
     if (!differs) continue;
-    const auto E = la::reference(R, conv);
-    const auto B = la::any_order(R, conv, U);
+    const auto [E, B] = la::reference_and_bound(R, conv, U);
     laws::attend_compare::worst w, wp;
     bool judged = false;
     for (std::size_t e = 0; e < E.out.size(); ++e)
@@ -304,8 +304,7 @@ law_result law_attend_reference(const check_run& cx) {
       },
       [&](const problem& P, const layouts& lay, const std::vector<double>& out, const std::vector<double>& lse, int k,
           const describer& desc, const result& R) {
-        const auto E = la::reference(P, conv);
-        const auto B = la::any_order(P, conv, U);
+        const auto [E, B] = la::reference_and_bound(P, conv, U);
         const auto w = law::compare(P, out, lse, E, B);
         const bool ok = record(L, k, P, w, "exact", desc);
         if (!ok) {
@@ -313,8 +312,8 @@ law_result law_attend_reference(const check_run& cx) {
           std::string dg = rows_unwritten(P, out, E, B, attend_calls::unwritten_rows<T>(P, lay, R));
           // which wrong reading of the problem the output matches
           for (const auto& v : dg.empty() ? law::variants(P) : std::vector<law::named_variant>{}) {
-            const auto Ev = la::reference(P, conv, v.w);
-            const auto wv = law::compare(P, out, lse, Ev, la::any_order(P, conv, U, nullptr, v.w));
+            const auto [Ev, Bv] = la::reference_and_bound(P, conv, U, v.w);
+            const auto wv = law::compare(P, out, lse, Ev, Bv);
             if (wv.within()) {
               dg = v.name;
               break;
@@ -324,8 +323,10 @@ law_result law_attend_reference(const check_run& cx) {
           if (dg.empty()) dg = strides_ignored(P, lay, out, conv, U, E, B);
           // the empty rows: another convention than the one declared
           for (const auto other : {la::empty_rows::zeros, la::empty_rows::nan, la::empty_rows::mean})
-            if (dg.empty() && other != conv && la::any_empty_row(P) &&
-                law::compare(P, out, lse, la::reference(P, other), la::any_order(P, other, U)).within())
+            if (dg.empty() && other != conv && la::any_empty_row(P) && [&] {
+                  const auto [Eo, Bo] = la::reference_and_bound(P, other, U);
+                  return law::compare(P, out, lse, Eo, Bo).within();
+                }())
               dg = std::string("empty-row convention: its empty rows hold ") + la::to_string(other) +
                    ", it declares " + la::to_string(conv);
           // an error the size of a coarser accuracy class (float16 arithmetic
@@ -420,7 +421,8 @@ law_result law_causal_prefix(const check_run& cx) {
     const long cut = g.range(std::min(lo, P.n_k - 1), P.n_k - 1);
     cuts.push_back(std::max(0L, cut));
     const double big = k % 2 ? 1e3 : 30;
-    cs.push_back(law::changed_after(P, cuts.back(), [&](std::size_t) { return stored<T>(cx, g.real(-big, big)); }));
+    const storage<T> stored(cx);
+    cs.push_back(law::changed_after(P, cuts.back(), [&](std::size_t) { return stored(g.real(-big, big)); }));
     ls.push_back(draw_layouts(g, P));
     L.add(attend_call<T>(P, ls.back()));
     L.add(attend_call<T>(cs.back(), ls.back()));
@@ -475,7 +477,8 @@ law_result law_decode_rows(const check_run& cx) {
     }
     for (auto& q : D.q_start) q = D.n_k - D.n_q;
     const double s = 3;
-    problem F = law::square(D, [&](std::size_t) { return stored<T>(cx, g.real(-s, s)); });
+    const storage<T> stored(cx);
+    problem F = law::square(D, [&](std::size_t) { return stored(g.real(-s, s)); });
     ld.push_back(draw_layouts(g, D));
     lf.push_back(draw_layouts(g, F));
     L.add(attend_call<T>(D, ld.back()));
@@ -680,14 +683,15 @@ law_result law_attend_convex_hull(const check_run& cx) {
   const double F = au.largest_stored, A = au.largest_sum;
   const std::string format = au.coarse ? cx.accuracy.name : std::string(type_name<T>());
   const auto U = units<T>(cx);
+  const storage<T> stored(cx);
   const auto make = [&](rng& g, int k) {
     problem P = draw<T>(cx, g, k, cx.lib.attend_caps, conv, {});
     const double M = law::magnitude(P, F, A);
-    for (auto& x : P.q) x = stored<T>(cx, x / 16);  // nearly equal weights
+    for (auto& x : P.q) x = stored(x / 16);  // nearly equal weights
     std::vector<double> sign(std::size_t(P.d_v));
     for (auto& s : sign) s = g.range(0, 1) ? 1.0 : -1.0;
     for (std::size_t e = 0; e < P.v.size(); ++e)
-      P.v[e] = stored<T>(cx, sign[e % std::size_t(P.d_v)] * M * g.real(0.5, 1.0));
+      P.v[e] = stored(sign[e % std::size_t(P.d_v)] * M * g.real(0.5, 1.0));
     return P;
   };
   one_call_cases<T>(
@@ -732,7 +736,8 @@ law_result law_independence(const check_run& cx) {
     items.push_back(g.range(0, P.batch - 1));
     heads.push_back(g.range(0, P.h_kv - 1));
     const double s = k % 2 ? 30 : 3;
-    const auto fresh = [&](std::size_t) { return stored<T>(cx, g.real(-s, s)); };
+    const storage<T> stored(cx);
+    const auto fresh = [&](std::size_t) { return stored(g.real(-s, s)); };
     is.push_back(law::item_changed(P, items.back(), fresh));
     hs.push_back(law::head_changed(P, heads.back(), fresh));
     ls.push_back(draw_layouts(g, P));
@@ -822,7 +827,8 @@ law_result law_cache(const check_run& cx) {
     auto g = L.rng_for(k);
     const problem P = draw<T>(cx, g, k, cx.lib.attend_caps | PV_ATTEND_CAUSAL, conv, w);
     const double s = query_scale(k);
-    fs.push_back(law::prefill(P, [&](std::size_t) { return stored<T>(cx, g.real(-s, s)); }));
+    const storage<T> stored(cx);
+    fs.push_back(law::prefill(P, [&](std::size_t) { return stored(g.real(-s, s)); }));
     const problem& F = fs.back();
     at.emplace_back();
     ss.emplace_back();
@@ -953,10 +959,12 @@ law_result law_layout(const check_run& cx) {
                   // an input read as if dense, tried first on the call with that tensor's heads before
                   // its tokens (no gap), then on the call with gaps; only where that call failed
                   std::string dg;
-                  const auto E = worst_t < 3 ? la::reference(P, conv) : la::exact{};
-                  for (const std::size_t o : {2 * worst_t, 2 * worst_t + 1})
-                    if (dg.empty() && worst_t < 3 && !held[o] && !law::compare(P, d, dl, outs[o], {}, B).within())
-                      dg = strides_ignored(P, others[i][o], outs[o], conv, U, E, B);
+                  if (worst_t < 3) {  // an input (out has no reading)
+                    const auto E = la::reference(P, conv);
+                    for (const std::size_t o : {2 * worst_t, 2 * worst_t + 1})
+                      if (dg.empty() && !held[o] && !law::compare(P, d, dl, outs[o], {}, B).within())
+                        dg = strides_ignored(P, others[i][o], outs[o], conv, U, E, B);
+                  }
                   if (!dg.empty())
                     L.diagnose(dg);
                   else

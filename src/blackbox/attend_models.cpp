@@ -193,8 +193,7 @@ law_result law_attend_models(const check_run& cx0) {
       L.fail(k, "the call asked for the log-sum-exp returned none", desc);
       break;
     }
-    const auto E = la::reference(P, conv, {}, &rows);
-    const auto B = la::any_order(P, conv, U, &rows);
+    const auto [E, B] = la::reference_and_bound(P, conv, U, {}, &rows);
     const auto w = judge_rows(P, rows, out, lse, E, B);
     // a sampled row whose bound is at least the largest |v| it sees in a
     // column admits any output in the values' range: not bounded there
@@ -235,8 +234,8 @@ law_result law_attend_models(const check_run& cx0) {
     if (!attend_calls::record(L, k, P, w, "exact", desc)) {
       std::string dg;
       for (const auto& v : laws::attend_reference::variants(P)) {
-        if (judge_rows(P, rows, out, lse, la::reference(P, conv, v.w, &rows), la::any_order(P, conv, U, &rows, v.w))
-                .within()) {
+        const auto [Ev, Bv] = la::reference_and_bound(P, conv, U, v.w, &rows);
+        if (judge_rows(P, rows, out, lse, Ev, Bv).within()) {
           dg = v.name;
           break;
         }

@@ -59,31 +59,28 @@ inline attend_compare::worst compare(const attend::problem& P, const std::vector
   attend_compare::worst w;
   hp worst_sum = 0;
   const bool sinks = !P.sink.empty();
-  for (long b = 0; b < P.batch; ++b)
-    for (long h = 0; h < P.h_q; ++h) {
-      const long g = attend::kv_head(P, h);
-      for (long i = 0; i < P.n_q; ++i) {
-        const attend::row_logits r = attend::logits(P, b, i, h);
-        if (r.keys.empty()) continue;  // empty, or only the sink: the convention, or exactly 0
-        hp m = sinks ? hp(P.sink[std::size_t(h)]) : r.s[0];
-        for (const hp& s : r.s) m = s > m ? s : m;
-        for (long c = 0; c < P.d_v; ++c) {
-          hp lo = sinks ? hp(0) : hp(P.v[P.vi(b, r.keys[0], g, c)]), hi = lo, sum = 0;
-          for (std::size_t t = 0; t < r.keys.size(); ++t) {
-            const hp v = hp(P.v[P.vi(b, r.keys[t], g, c)]);
-            lo = v < lo ? v : lo;
-            hi = v > hi ? v : hi;
-            sum += exp(r.s[t] - m) * abs(v);
-          }
-          const std::size_t e = P.oi(b, i, h, c);
-          const double o = out[e];
-          const hp nearer = std::isfinite(o) && hp(o) < lo ? lo : std::isfinite(o) && hp(o) > hi ? hi : hp(o);
-          const double before = w.ratio.convert_to<double>();
-          attend_compare::raise(w, e, false, o, std::isfinite(o) ? nearer : hp(lo), B.out[e]);
-          if (w.ratio.convert_to<double>() != before) worst_sum = sum;
-        }
+  attend::row_work W(P, {});
+  attend::each_row(P, {}, nullptr, W, [&](long b, long h, long i, std::size_t) {
+    const long g = attend::kv_head(P, h);
+    const attend::row_logits& r = W.r;
+    if (r.keys.empty()) return;  // empty, or only the sink: the convention, or exactly 0
+    attend::softmax_terms(W, sinks);
+    for (long c = 0; c < P.d_v; ++c) {
+      hp lo = sinks ? hp(0) : hp(P.v[P.vi(b, r.keys[0], g, c)]), hi = lo, sum = 0;
+      for (std::size_t t = 0; t < r.keys.size(); ++t) {
+        const hp v = hp(P.v[P.vi(b, r.keys[t], g, c)]);
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
+        sum += W.e[t] * abs(v);
       }
+      const std::size_t e = P.oi(b, i, h, c);
+      const double o = out[e];
+      const hp nearer = std::isfinite(o) && hp(o) < lo ? lo : std::isfinite(o) && hp(o) > hi ? hi : hp(o);
+      const double before = w.ratio.convert_to<double>();
+      attend_compare::raise(w, e, false, o, std::isfinite(o) ? nearer : hp(lo), B.out[e]);
+      if (w.ratio.convert_to<double>() != before) worst_sum = sum;
     }
+  });
   if (over) *over = worst_sum;
   return w;
 }

@@ -205,11 +205,20 @@ inline hp scale_of(const problem& P) {
 }
 
 /// The exact logits of row (b, i, h) over its visible keys (`keys` gets their
-/// indices), and the pre-cap scores and their a_j = |scale| sum |q k|.
+/// indices), and the pre-cap scores and their a_j = |scale| sum |q k|. The
+/// hp vectors may be longer than `keys` (a row_work reuses them from row to
+/// row): entries past keys.size() are another row's.
 struct row_logits {
   std::vector<long> keys;
   std::vector<hp> s, x, t, bias, a;
 };
+
+/// The MPFR operand of an hp, for the loops below that compute in place
+/// (mpfr_mul into a reused hp rather than a Boost temporary, an allocation
+/// per operation). Each MPFR call rounds once at hp's precision, as the hp
+/// operator it stands for does, so the values are the same bit for bit.
+inline mpfr_ptr mp(hp& x) { return x.backend().data(); }
+inline mpfr_srcptr mp(const hp& x) { return x.backend().data(); }
 
 /// sum_l a_l b_l and sum_l |a_l b_l| over n doubles, in the operations hp
 /// arithmetic would do (each product and each addition rounded at hp's
@@ -218,12 +227,12 @@ struct row_logits {
 /// keys of 128 components are a million products (attend.models).
 class exact_dot {
  public:
-  exact_dot() { mpfr_init2(t_, mpfr_get_prec(dot.backend().data())); }
+  exact_dot() { mpfr_init2(t_, mpfr_get_prec(mp(dot))); }
   ~exact_dot() { mpfr_clear(t_); }
   exact_dot(const exact_dot&) = delete;
   exact_dot& operator=(const exact_dot&) = delete;
   void operator()(const double* a, const double* b, long n) {
-    mpfr_ptr d = dot.backend().data(), s = ab.backend().data();
+    mpfr_ptr d = mp(dot), s = mp(ab);
     mpfr_set_zero(d, 1);
     mpfr_set_zero(s, 1);
     for (long l = 0; l < n; ++l) {
@@ -240,33 +249,124 @@ class exact_dot {
   mpfr_t t_;
 };
 
-inline row_logits logits(const problem& P, long b, long i, long h, const variant& w = {}) {
+/// What the rows of one problem need, allocated once for all its rows: the
+/// logits and exponentials of a row (the hp vectors grow to n_k and are
+/// rewritten in place), the scale and the scratch. reference() and
+/// any_order() compute every row through one; the values are those of the
+/// same formulas written with hp operators (mp(), above).
+struct row_work {
+  row_work(const problem& P, const variant& w)
+      : sc(w.no_scale ? hp(hp(1) / sqrt(hp(double(P.d)))) : scale_of(P)), asc(abs(sc)), c(P.softcap) {
+    const std::size_t n = std::size_t(P.n_k);
+    for (auto* v : {&r.s, &r.x, &r.t, &r.bias, &r.a, &e}) v->resize(n);
+    r.keys.reserve(n);
+  }
   row_logits r;
+  std::vector<hp> e;   ///< e^{s_j - m} of the row's keys (softmax_terms)
+  hp m = 0, z = 0;     ///< the row's largest logit (or sink) and sum_j e_j (+ e^{sink - m})
   exact_dot qk;
-  const hp sc = w.no_scale ? hp(hp(1) / sqrt(hp(double(P.d)))) : scale_of(P);
+  hp sc, asc, c, sink = 0, tmp = 0, tmp2 = 0, tmp3 = 0;
+  std::size_t largest = 0;  ///< the largest logit's index in r.s
+};
+
+/// Fills W.r with the logits of row (b, i, h) (the file comment's
+/// definition, the variant's reading) and W.largest with the index of the
+/// largest.
+inline void logits(const problem& P, long b, long i, long h, const variant& w, row_work& W) {
+  row_logits& r = W.r;
+  r.keys.clear();
+  W.largest = 0;
   const long g = kv_head(P, h, w);
   const long p = P.q_start[std::size_t(b)] + i;
+  const bool capped = P.softcap > 0 && !w.no_softcap, inside = capped && w.cap_after_bias,
+             alibi = !P.alibi.empty() && !w.no_alibi;
+  const double* q = &P.q[query_at(P, b, i, h, w)];
   for (long j = 0; j < P.n_k; ++j) {
     if (!visible(P, b, i, j, w)) continue;
-    qk(&P.q[query_at(P, b, i, h, w)], &P.k[P.ki(b, j, g, 0)], P.d);
-    const hp& dot = qk.dot;
-    const hp& ab = qk.ab;
-    const hp x = sc * dot;
-    const hp bias = P.alibi.empty() || w.no_alibi ? hp(0) : hp(hp(P.alibi[std::size_t(h)]) * hp(double(j - p)));
-    const hp c = hp(P.softcap);
-    const bool capped = P.softcap > 0 && !w.no_softcap, inside = capped && w.cap_after_bias;
-    const hp t = !capped         ? x
-                 : w.softcap_swish ? hp(x / c * tanh(x / c))
-                 : inside          ? hp(c * tanh((x + bias) / c))
-                                   : hp(c * tanh(x / c));
+    const std::size_t t = r.keys.size();
     r.keys.push_back(j);
-    r.x.push_back(x);
-    r.t.push_back(t);
-    r.bias.push_back(bias);
-    r.s.push_back(inside ? t : hp(t + bias));
-    r.a.push_back(abs(sc) * ab);
+    W.qk(q, &P.k[P.ki(b, j, g, 0)], P.d);
+    mpfr_ptr x = mp(r.x[t]), bias = mp(r.bias[t]), tt = mp(r.t[t]), s = mp(r.s[t]);
+    mpfr_srcptr c = mp(W.c);
+    mpfr_mul(x, mp(W.sc), mp(W.qk.dot), MPFR_RNDN);
+    if (alibi) {
+      mpfr_set_d(bias, P.alibi[std::size_t(h)], MPFR_RNDN);
+      mpfr_mul_si(bias, bias, j - p, MPFR_RNDN);
+    } else {
+      mpfr_set_zero(bias, 1);
+    }
+    if (!capped) {
+      mpfr_set(tt, x, MPFR_RNDN);
+    } else if (w.softcap_swish) {  // (x / c) tanh(x / c)
+      mpfr_div(mp(W.tmp), x, c, MPFR_RNDN);
+      mpfr_tanh(tt, mp(W.tmp), MPFR_RNDN);
+      mpfr_mul(tt, mp(W.tmp), tt, MPFR_RNDN);
+    } else {  // c tanh(x / c), or c tanh((x + bias) / c)
+      if (inside) {
+        mpfr_add(mp(W.tmp), x, bias, MPFR_RNDN);
+        mpfr_div(mp(W.tmp), mp(W.tmp), c, MPFR_RNDN);
+      } else {
+        mpfr_div(mp(W.tmp), x, c, MPFR_RNDN);
+      }
+      mpfr_tanh(tt, mp(W.tmp), MPFR_RNDN);
+      mpfr_mul(tt, c, tt, MPFR_RNDN);
+    }
+    if (inside) mpfr_set(s, tt, MPFR_RNDN);
+    else mpfr_add(s, tt, bias, MPFR_RNDN);
+    mpfr_mul(mp(r.a[t]), mp(W.asc), mp(W.qk.ab), MPFR_RNDN);
+    if (t > 0 && mpfr_greater_p(s, mp(r.s[W.largest]))) W.largest = t;
   }
+}
+
+/// The logits of row (b, i, h) alone (a row_work of its own).
+inline row_logits logits(const problem& P, long b, long i, long h, const variant& w = {}) {
+  row_work W(P, w);
+  logits(P, b, i, h, w, W);
+  row_logits r = std::move(W.r);
+  for (auto* v : {&r.s, &r.x, &r.t, &r.bias, &r.a}) v->resize(r.keys.size());
   return r;
+}
+
+/// The rows (b, h, i) to compute, indexed like lse (P.li): every row when
+/// null; the others are left 0 (the model-scale law judges a sample of rows).
+using row_set = std::vector<char>;
+inline bool wanted(const row_set* rows, std::size_t li) { return rows == nullptr || (*rows)[li] != 0; }
+
+/// W.e[t] = e^{s_t - m} for the row in W, W.m = m the larger of the largest
+/// logit and the sink (W.sink, if `sink`), and W.z = sum_t W.e[t]
+/// (+ e^{sink - m}).
+inline void softmax_terms(row_work& W, bool sink) {
+  const row_logits& r = W.r;
+  W.m = sink ? W.sink : r.s[W.largest];
+  if (sink && !r.keys.empty() && r.s[W.largest] > W.m) W.m = r.s[W.largest];
+  if (sink) {
+    mpfr_sub(mp(W.z), mp(W.sink), mp(W.m), MPFR_RNDN);
+    mpfr_exp(mp(W.z), mp(W.z), MPFR_RNDN);
+  } else {
+    mpfr_set_zero(mp(W.z), 1);
+  }
+  for (std::size_t t = 0; t < r.keys.size(); ++t) {
+    mpfr_sub(mp(W.e[t]), mp(r.s[t]), mp(W.m), MPFR_RNDN);
+    mpfr_exp(mp(W.e[t]), mp(W.e[t]), MPFR_RNDN);
+    mpfr_add(mp(W.z), mp(W.z), mp(W.e[t]), MPFR_RNDN);
+  }
+}
+
+/// Each row (b, h, i) of P in turn (only those in `rows` when not null),
+/// with its logits in W and W.sink its head's sink (0 without):
+/// f(b, h, i, li), li = P.li(b, h, i).
+template <class F>
+void each_row(const problem& P, const variant& w, const row_set* rows, row_work& W, F&& f) {
+  for (long b = 0; b < P.batch; ++b)
+    for (long h = 0; h < P.h_q; ++h) {
+      if (!P.sink.empty()) W.sink = hp(P.sink[std::size_t(h)]);
+      for (long i = 0; i < P.n_q; ++i) {
+        const std::size_t li = P.li(b, h, i);
+        if (!wanted(rows, li)) continue;
+        logits(P, b, i, h, w, W);
+        f(b, h, i, li);
+      }
+    }
 }
 
 /// The exact outputs: out[b][i][h][c], lse[b][h][i] (-inf for an empty row;
@@ -276,53 +376,55 @@ struct exact {
   std::vector<bool> empty;  ///< per row (b, i, h), indexed like lse
 };
 
-/// The rows (b, h, i) to compute, indexed like lse (P.li): every row when
-/// null; the others are left 0 (the model-scale law judges a sample of rows).
-using row_set = std::vector<char>;
-inline bool wanted(const row_set* rows, std::size_t li) { return rows == nullptr || (*rows)[li] != 0; }
+/// Row (b, h, i) of the exact outputs into E, its logits in W (each_row);
+/// `sinks` whether the row counts its head's sink.
+inline void exact_row(const problem& P, empty_rows conv, const variant& w, bool sinks, long b, long h, long i,
+                      std::size_t li, row_work& W, exact& E) {
+  const row_logits& r = W.r;
+  const long g = kv_head(P, h, w);
+  if (r.keys.empty() && !sinks) {
+    E.empty[li] = true;
+    E.lse[li] = hp(-std::numeric_limits<double>::infinity());
+    for (long c = 0; c < P.d_v; ++c) {
+      hp o = 0;
+      if (conv == empty_rows::nan) o = hp(std::numeric_limits<double>::quiet_NaN());
+      if (conv == empty_rows::mean) {
+        const long n = P.k_len[std::size_t(b)];
+        for (long j = 0; j < n; ++j) o += hp(P.v[P.vi(b, j, g, c)]);
+        o = n > 0 ? hp(o / hp(double(n))) : hp(0);
+      }
+      E.out[P.oi(b, i, h, c)] = o;
+    }
+    return;
+  }
+  E.lse[li] = W.m + log(W.z);
+  if (w.lse_log2) E.lse[li] /= log(hp(2));
+  for (long c = 0; c < P.d_v; ++c) {
+    mpfr_set_zero(mp(W.tmp2), 1);
+    for (std::size_t t = 0; t < r.keys.size(); ++t) {
+      mpfr_mul_d(mp(W.tmp), mp(W.e[t]), P.v[P.vi(b, r.keys[t], g, c)], MPFR_RNDN);
+      mpfr_add(mp(W.tmp2), mp(W.tmp2), mp(W.tmp), MPFR_RNDN);
+    }
+    mpfr_div(mp(E.out[P.oi(b, i, h, c)]), mp(W.tmp2), mp(W.z), MPFR_RNDN);
+  }
+}
 
-inline exact reference(const problem& P, empty_rows conv, const variant& w = {}, const row_set* rows = nullptr) {
+inline exact exact_for(const problem& P) {
   exact E;
   E.out.assign(P.out_size(), hp(0));
   E.lse.assign(P.lse_size(), hp(0));
   E.empty.assign(P.lse_size(), false);
+  return E;
+}
+
+inline exact reference(const problem& P, empty_rows conv, const variant& w = {}, const row_set* rows = nullptr) {
+  exact E = exact_for(P);
   const bool sinks = !P.sink.empty() && !w.no_sinks;
-  for (long b = 0; b < P.batch; ++b)
-    for (long h = 0; h < P.h_q; ++h) {
-      const long g = kv_head(P, h, w);
-      for (long i = 0; i < P.n_q; ++i) {
-        const std::size_t li = P.li(b, h, i);
-        if (!wanted(rows, li)) continue;
-        const row_logits r = logits(P, b, i, h, w);
-        if (r.keys.empty() && !sinks) {
-          E.empty[li] = true;
-          E.lse[li] = hp(-std::numeric_limits<double>::infinity());
-          for (long c = 0; c < P.d_v; ++c) {
-            hp o = 0;
-            if (conv == empty_rows::nan) o = hp(std::numeric_limits<double>::quiet_NaN());
-            if (conv == empty_rows::mean) {
-              const long n = P.k_len[std::size_t(b)];
-              for (long j = 0; j < n; ++j) o += hp(P.v[P.vi(b, j, g, c)]);
-              o = n > 0 ? hp(o / hp(double(n))) : hp(0);
-            }
-            E.out[P.oi(b, i, h, c)] = o;
-          }
-          continue;
-        }
-        hp m = sinks ? hp(P.sink[std::size_t(h)]) : r.s[0];
-        for (const hp& s : r.s) m = s > m ? s : m;
-        hp z = sinks ? hp(exp(hp(P.sink[std::size_t(h)]) - m)) : hp(0);
-        std::vector<hp> e(r.s.size());
-        for (std::size_t t = 0; t < r.s.size(); ++t) z += (e[t] = exp(r.s[t] - m));
-        E.lse[li] = m + log(z);
-        if (w.lse_log2) E.lse[li] /= log(hp(2));
-        for (long c = 0; c < P.d_v; ++c) {
-          hp o = 0;
-          for (std::size_t t = 0; t < r.s.size(); ++t) o += e[t] * hp(P.v[P.vi(b, r.keys[t], g, c)]);
-          E.out[P.oi(b, i, h, c)] = o / z;
-        }
-      }
-    }
+  row_work W(P, w);
+  each_row(P, w, rows, W, [&](long b, long h, long i, std::size_t li) {
+    if (!W.r.keys.empty() || sinks) softmax_terms(W, sinks);
+    exact_row(P, conv, w, sinks, b, h, i, li, W, E);
+  });
   return E;
 }
 
@@ -379,64 +481,144 @@ inline std::vector<hp> underflow(const problem& P, empty_rows conv, const units&
   return out;
 }
 
-inline bounds any_order(const problem& P, empty_rows conv, const units& U, const row_set* rows = nullptr,
-                        const variant& w = {}) {
+/// The per-problem factors of the bound (file comment): g_s, gamma_{d+3}'s
+/// and gamma_{4n+4}'s counterparts, n = n_k + 1.
+struct bound_factors {
+  bound_factors(const problem& P, const units& U)
+      : n(P.n_k + 1),
+        gs((1 + U.us) * (1 + U.us) - 1),
+        gd(gamma_n(P.d + 3, U.u) * (1 + gs) + gs),
+        gn0(gs + gamma_n(4 * n + 4, U.u) * (1 + gs)),
+        gn(U.upv > 0 ? hp((1 + gn0) * (1 + gamma_n(2 * n + 2, U.upv)) - 1) : gn0),
+        u2(2 * U.u),
+        u3(3 * U.u),
+        u5(5 * U.u) {}
+  long n;
+  hp gs, gd, gn0, gn, u2, u3, u5;
+};
+
+/// Row (b, h, i) of the bounds into B, its logits and softmax terms in W
+/// (each_row, softmax_terms with the sink when P has sinks).
+inline void bound_row(const problem& P, empty_rows conv, const units& U, const bound_factors& F, const variant& w,
+                      long b, long h, long i, std::size_t li, row_work& W, bounds& B) {
   const hp &u = U.u, &mu = U.mu;
+  const row_logits& r = W.r;
+  const long g = kv_head(P, h, w), n = F.n;
+  const bool sinks = !P.sink.empty();
+  if (r.keys.empty() && !sinks) {
+    if (conv == empty_rows::mean) {
+      const long nv = P.k_len[std::size_t(b)];
+      for (long c = 0; c < P.d_v; ++c) {
+        hp s = 0;
+        for (long j = 0; j < nv; ++j) s += abs(hp(P.v[P.vi(b, j, g, c)]));
+        B.out[P.oi(b, i, h, c)] =
+            nv > 0 ? hp(((1 + F.gs) * (1 + gamma_n(nv + 1, u)) - 1) * s / hp(double(nv)) + U.eta_s / 2) : hp(0);
+      }
+    }
+    return;
+  }
+  const hp &m = W.m, &z = W.z;
+  hp &t1 = W.tmp, &t2 = W.tmp2, &t3 = W.tmp3;
+  // acc += x |y| (the product rounded, then the sum)
+  const auto add_times_abs = [&t2](hp& acc, const hp& x, const hp& y) {
+    mpfr_abs(mp(t2), mp(y), MPFR_RNDN);
+    mpfr_mul(mp(t2), mp(x), mp(t2), MPFR_RNDN);
+    mpfr_add(mp(acc), mp(acc), mp(t2), MPFR_RNDN);
+  };
+  hp D = sinks ? hp(3 * u * abs(W.sink) + u * abs(W.sink - m) + 2 * u) : hp(0), ej = 0, Dj = 0;
+  for (std::size_t t = 0; t < r.keys.size(); ++t) {
+    // e_j = gd a_j [+ u |x_j| + 5u |t_j| + u_s (|x_j| + 2 |t_j|)]
+    //             [+ 3u |b_j| + u |s_j| + u_s (|b_j| + |s_j|)], each bracket summed left to right
+    mpfr_mul(mp(ej), mp(F.gd), mp(r.a[t]), MPFR_RNDN);
+    if (P.softcap > 0) {
+      mpfr_abs(mp(t1), mp(r.x[t]), MPFR_RNDN);
+      mpfr_mul(mp(t1), mp(u), mp(t1), MPFR_RNDN);
+      add_times_abs(t1, F.u5, r.t[t]);
+      mpfr_abs(mp(t3), mp(r.t[t]), MPFR_RNDN);
+      mpfr_mul_ui(mp(t3), mp(t3), 2, MPFR_RNDN);
+      mpfr_abs(mp(t2), mp(r.x[t]), MPFR_RNDN);
+      mpfr_add(mp(t3), mp(t2), mp(t3), MPFR_RNDN);
+      mpfr_mul(mp(t3), mp(U.us), mp(t3), MPFR_RNDN);
+      mpfr_add(mp(t1), mp(t1), mp(t3), MPFR_RNDN);
+      mpfr_add(mp(ej), mp(ej), mp(t1), MPFR_RNDN);
+    }
+    if (!P.alibi.empty()) {
+      mpfr_abs(mp(t1), mp(r.bias[t]), MPFR_RNDN);
+      mpfr_mul(mp(t1), mp(F.u3), mp(t1), MPFR_RNDN);
+      add_times_abs(t1, u, r.s[t]);
+      mpfr_abs(mp(t3), mp(r.bias[t]), MPFR_RNDN);
+      mpfr_abs(mp(t2), mp(r.s[t]), MPFR_RNDN);
+      mpfr_add(mp(t3), mp(t3), mp(t2), MPFR_RNDN);
+      mpfr_mul(mp(t3), mp(U.us), mp(t3), MPFR_RNDN);
+      mpfr_add(mp(t1), mp(t1), mp(t3), MPFR_RNDN);
+      mpfr_add(mp(ej), mp(ej), mp(t1), MPFR_RNDN);
+    }
+    // D_j = e_j + 2u |s_j| + u |s_j - m| + 2u
+    mpfr_set(mp(Dj), mp(ej), MPFR_RNDN);
+    add_times_abs(Dj, F.u2, r.s[t]);
+    mpfr_sub(mp(t1), mp(r.s[t]), mp(m), MPFR_RNDN);
+    add_times_abs(Dj, u, t1);
+    mpfr_add(mp(Dj), mp(Dj), mp(F.u2), MPFR_RNDN);
+    if (D < Dj) mpfr_set(mp(D), mp(Dj), MPFR_RNDN);
+  }
+  const hp e2 = exp(2 * D), rel = (e2 - 1) + F.gn * e2;
+  for (long c = 0; c < P.d_v; ++c) {
+    double vmax = 0;
+    mpfr_set_zero(mp(t3), 1);
+    for (std::size_t t = 0; t < r.keys.size(); ++t) {
+      const double av = std::fabs(P.v[P.vi(b, r.keys[t], g, c)]);
+      mpfr_mul_d(mp(t1), mp(W.e[t]), av, MPFR_RNDN);
+      mpfr_add(mp(t3), mp(t3), mp(t1), MPFR_RNDN);
+      if (vmax < av) vmax = av;
+    }
+    B.out[P.oi(b, i, h, c)] = rel * (t3 / z) + underflow_term(n, U, hp(vmax));
+  }
+  const hp lse = m + log(z);
+  B.lse[li] = D + F.gn + hp(double(n)) * mu + 2 * u * (abs(lse) + abs(m)) + u;
+}
+
+inline bounds bounds_for(const problem& P) {
   bounds B;
   B.out.assign(P.out_size(), hp(0));
   B.lse.assign(P.lse_size(), hp(0));
-  const long n = P.n_k + 1;
-  const hp gs = (1 + U.us) * (1 + U.us) - 1;
-  const hp gd = gamma_n(P.d + 3, u) * (1 + gs) + gs, gn0 = gs + gamma_n(4 * n + 4, u) * (1 + gs),
-           gn = U.upv > 0 ? hp((1 + gn0) * (1 + gamma_n(2 * n + 2, U.upv)) - 1) : gn0;
-  const bool sinks = !P.sink.empty();
-  for (long b = 0; b < P.batch; ++b)
-    for (long h = 0; h < P.h_q; ++h) {
-      const long g = kv_head(P, h, w);
-      for (long i = 0; i < P.n_q; ++i) {
-        if (!wanted(rows, P.li(b, h, i))) continue;
-        const row_logits r = logits(P, b, i, h, w);
-        if (r.keys.empty() && !sinks) {
-          if (conv == empty_rows::mean) {
-            const long nv = P.k_len[std::size_t(b)];
-            for (long c = 0; c < P.d_v; ++c) {
-              hp s = 0;
-              for (long j = 0; j < nv; ++j) s += abs(hp(P.v[P.vi(b, j, g, c)]));
-              B.out[P.oi(b, i, h, c)] =
-                  nv > 0 ? hp(((1 + gs) * (1 + gamma_n(nv + 1, u)) - 1) * s / hp(double(nv)) + U.eta_s / 2) : hp(0);
-            }
-          }
-          continue;
-        }
-        const hp sink = sinks ? hp(P.sink[std::size_t(h)]) : hp(0);
-        hp m = sinks ? sink : r.s[0];
-        for (const hp& s : r.s) m = s > m ? s : m;
-        hp D = sinks ? hp(3 * u * abs(sink) + u * abs(sink - m) + 2 * u) : hp(0);
-        hp z = sinks ? hp(exp(sink - m)) : hp(0);
-        std::vector<hp> e(r.s.size());
-        for (std::size_t t = 0; t < r.s.size(); ++t) {
-          hp ej = gd * r.a[t];
-          if (P.softcap > 0) ej += u * abs(r.x[t]) + 5 * u * abs(r.t[t]) + U.us * (abs(r.x[t]) + 2 * abs(r.t[t]));
-          if (!P.alibi.empty()) ej += 3 * u * abs(r.bias[t]) + u * abs(r.s[t]) + U.us * (abs(r.bias[t]) + abs(r.s[t]));
-          const hp Dj = ej + 2 * u * abs(r.s[t]) + u * abs(r.s[t] - m) + 2 * u;
-          if (D < Dj) D = Dj;
-          z += (e[t] = exp(r.s[t] - m));
-        }
-        const hp e2 = exp(2 * D), rel = (e2 - 1) + gn * e2;
-        for (long c = 0; c < P.d_v; ++c) {
-          hp S = 0, vmax = 0;
-          for (std::size_t t = 0; t < r.s.size(); ++t) {
-            const hp av = abs(hp(P.v[P.vi(b, r.keys[t], g, c)]));
-            S += e[t] * av;
-            if (vmax < av) vmax = av;
-          }
-          B.out[P.oi(b, i, h, c)] = rel * (S / z) + underflow_term(n, U, vmax);
-        }
-        const hp lse = m + log(z);
-        B.lse[P.li(b, h, i)] = D + gn + hp(double(n)) * mu + 2 * u * (abs(lse) + abs(m)) + u;
-      }
-    }
   return B;
+}
+
+inline bounds any_order(const problem& P, empty_rows conv, const units& U, const row_set* rows = nullptr,
+                        const variant& w = {}) {
+  bounds B = bounds_for(P);
+  const bound_factors F(P, U);
+  const bool sinks = !P.sink.empty();
+  row_work W(P, w);
+  each_row(P, w, rows, W, [&](long b, long h, long i, std::size_t li) {
+    if (!W.r.keys.empty() || sinks) softmax_terms(W, sinks);
+    bound_row(P, conv, U, F, w, b, h, i, li, W, B);
+  });
+  return B;
+}
+
+/// reference() and any_order() of the same problem, reading and the same
+/// rows, computed together: each row's logits and exponentials once. The
+/// values are theirs bit for bit; a reading that drops the sinks (whose
+/// bound still counts them) is computed by the two apart.
+struct exact_and_bounds {
+  exact E;
+  bounds B;
+};
+
+inline exact_and_bounds reference_and_bound(const problem& P, empty_rows conv, const units& U,
+                                            const variant& w = {}, const row_set* rows = nullptr) {
+  const bool sinks = !P.sink.empty();
+  if (sinks && w.no_sinks) return {reference(P, conv, w, rows), any_order(P, conv, U, rows, w)};
+  exact_and_bounds R{exact_for(P), bounds_for(P)};
+  const bound_factors F(P, U);
+  row_work W(P, w);
+  each_row(P, w, rows, W, [&](long b, long h, long i, std::size_t li) {
+    if (!W.r.keys.empty() || sinks) softmax_terms(W, sinks);
+    exact_row(P, conv, w, sinks, b, h, i, li, W, R.E);
+    bound_row(P, conv, U, F, w, b, h, i, li, W, R.B);
+  });
+  return R;
 }
 
 inline bounds any_order(const problem& P, empty_rows conv, const hp& u, const hp& mu) {

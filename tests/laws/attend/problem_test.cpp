@@ -234,6 +234,132 @@ TEST(AttendProblem, TheBoundHoldsForAFloatEvaluationAndIsNotVacuous) {
     }
 }
 
+// The file comment's formulas written plainly with hp operators (a temporary
+// per operation, as the reference was written before it computed in place):
+// the exact output and lse of row (b, i, h) and its bound. `sinks` as
+// reference() (the variant may drop them) or any_order() (it counts them).
+struct plain_row {
+  std::vector<hp> out, bout;
+  hp lse, blse;
+};
+
+plain_row plain(const problem& P, long b, long i, long h, const variant& w, const units& U, bool sinks) {
+  const hp sc = w.no_scale ? hp(hp(1) / sqrt(hp(double(P.d)))) : scale_of(P), c = hp(P.softcap);
+  const long g = kv_head(P, h, w), p = P.q_start[std::size_t(b)] + i;
+  std::vector<long> keys;
+  std::vector<hp> xs, ts, bs, ss, as;
+  for (long j = 0; j < P.n_k; ++j) {
+    if (!visible(P, b, i, j, w)) continue;
+    hp dot = 0, ab = 0;
+    for (long l = 0; l < P.d; ++l) {
+      const hp t = hp(P.q[query_at(P, b, i, h, w) + std::size_t(l)]) * hp(P.k[P.ki(b, j, g, l)]);
+      dot += t;
+      ab += abs(t);
+    }
+    const hp x = sc * dot;
+    const hp bias = P.alibi.empty() || w.no_alibi ? hp(0) : hp(hp(P.alibi[std::size_t(h)]) * hp(double(j - p)));
+    const bool capped = P.softcap > 0 && !w.no_softcap, inside = capped && w.cap_after_bias;
+    const hp t = !capped           ? x
+                 : w.softcap_swish ? hp(x / c * tanh(x / c))
+                 : inside          ? hp(c * tanh((x + bias) / c))
+                                   : hp(c * tanh(x / c));
+    keys.push_back(j);
+    xs.push_back(x);
+    ts.push_back(t);
+    bs.push_back(bias);
+    ss.push_back(inside ? t : hp(t + bias));
+    as.push_back(abs(sc) * ab);
+  }
+  plain_row R;
+  const hp sink = sinks ? hp(P.sink[std::size_t(h)]) : hp(0);
+  hp m = sinks ? sink : ss[0];
+  for (const hp& s : ss) m = s > m ? s : m;
+  hp z = sinks ? hp(exp(sink - m)) : hp(0);
+  std::vector<hp> e;
+  for (const hp& s : ss) z += e.emplace_back(exp(s - m));
+  R.lse = m + log(z);
+  const hp &u = U.u, &mu = U.mu;
+  const long n = P.n_k + 1;
+  const hp gs = (1 + U.us) * (1 + U.us) - 1, gd = gamma_n(P.d + 3, u) * (1 + gs) + gs,
+           gn = gs + gamma_n(4 * n + 4, u) * (1 + gs);
+  hp D = sinks ? hp(3 * u * abs(sink) + u * abs(sink - m) + 2 * u) : hp(0);
+  for (std::size_t t = 0; t < keys.size(); ++t) {
+    hp ej = gd * as[t];
+    if (P.softcap > 0) ej += u * abs(xs[t]) + 5 * u * abs(ts[t]) + U.us * (abs(xs[t]) + 2 * abs(ts[t]));
+    if (!P.alibi.empty()) ej += 3 * u * abs(bs[t]) + u * abs(ss[t]) + U.us * (abs(bs[t]) + abs(ss[t]));
+    const hp Dj = ej + 2 * u * abs(ss[t]) + u * abs(ss[t] - m) + 2 * u;
+    if (D < Dj) D = Dj;
+  }
+  const hp e2 = exp(2 * D), rel = (e2 - 1) + gn * e2;
+  for (long cc = 0; cc < P.d_v; ++cc) {
+    hp o = 0, S = 0, vmax = 0;
+    for (std::size_t t = 0; t < keys.size(); ++t) {
+      const hp v = hp(P.v[P.vi(b, keys[t], g, cc)]);
+      o += e[t] * v;
+      S += e[t] * abs(v);
+      if (vmax < abs(v)) vmax = abs(v);
+    }
+    R.out.push_back(o / z);
+    R.bout.push_back(rel * (S / z) + underflow_term(n, U, vmax));
+  }
+  R.blse = D + gn + hp(double(n)) * mu + 2 * u * (abs(R.lse) + abs(m)) + u;
+  return R;
+}
+
+// reference(), any_order() and reference_and_bound() compute in place
+// (mp(): one MPFR call per hp operator, a row's logits and exponentials once);
+// their values are the plain formulas' bit for bit, under GQA, causal, a
+// window, softcap, ALiBi and sinks, in the problem's reading and in wrong
+// readings (a swish cap, the cap after the bias, no scale, the sinks dropped,
+// whose bound still counts them), with a storage class.
+TEST(AttendProblem, TheInPlaceRowsAreThePlainFormulasBitForBit) {
+  problem P = one(4, 7, 3, 2);
+  P.batch = 2;
+  P.h_q = 4;
+  P.h_kv = 2;
+  P.allocate();
+  P.causal = true;
+  P.q_start = {3, 1};
+  P.left = 4;
+  P.softcap = 2.5;
+  P.scale = 0.7;
+  P.alibi = {0.5, -0.25, 0.125, 1.0 / 3};
+  P.sink = {0.3, -2.0, 1.5, 0.0};
+  P.lse = true;
+  for (std::size_t i = 0; i < P.q.size(); ++i) P.q[i] = std::sin(double(i) + 0.5) * 2;
+  for (std::size_t i = 0; i < P.k.size(); ++i) P.k[i] = std::cos(double(i) * 1.3) * 2;
+  for (std::size_t i = 0; i < P.v.size(); ++i) P.v[i] = std::sin(double(i) * 0.7) * 3;
+  const units U{hp(0x1p-24), hp(0x1p-126), hp(0x1p-11), hp(0x1p-24)};
+  std::vector<variant> ws(5);
+  ws[1].softcap_swish = true;
+  ws[2].cap_after_bias = true;
+  ws[3].no_scale = true;
+  ws[4].no_sinks = true;
+  for (std::size_t k = 0; k < ws.size(); ++k) {
+    const variant& w = ws[k];
+    const exact E = reference(P, empty_rows::zeros, w);
+    const bounds B = any_order(P, empty_rows::zeros, U, nullptr, w);
+    const auto [Ef, Bf] = reference_and_bound(P, empty_rows::zeros, U, w);
+    for (long b = 0; b < P.batch; ++b)
+      for (long h = 0; h < P.h_q; ++h)
+        for (long i = 0; i < P.n_q; ++i) {
+          const plain_row want = plain(P, b, i, h, w, U, !w.no_sinks), bound = plain(P, b, i, h, w, U, true);
+          const std::size_t li = P.li(b, h, i);
+          EXPECT_EQ(E.lse[li], want.lse) << "variant " << k << " row " << li;
+          EXPECT_EQ(B.lse[li], bound.blse) << "variant " << k << " row " << li;
+          EXPECT_EQ(Ef.lse[li], E.lse[li]);
+          EXPECT_EQ(Bf.lse[li], B.lse[li]);
+          for (long c = 0; c < P.d_v; ++c) {
+            const std::size_t o = P.oi(b, i, h, c);
+            EXPECT_EQ(E.out[o], want.out[std::size_t(c)]) << "variant " << k << " entry " << o;
+            EXPECT_EQ(B.out[o], bound.bout[std::size_t(c)]) << "variant " << k << " entry " << o;
+            EXPECT_EQ(Ef.out[o], E.out[o]);
+            EXPECT_EQ(Bf.out[o], B.out[o]);
+          }
+        }
+  }
+}
+
 // float16 storage (a 16-bit wire): inputs already float16, float arithmetic,
 // the output rounded to float16. The storage terms are what admits it: the
 // float32 bound alone does not, and without storage the bound is unchanged.
