@@ -26,26 +26,20 @@
     (out) = x_;                                                                     \
   } while (0)
 
-/* The plugin: attend() dispatching to F32 and F64 (each
- * int (const pv_attention_problem *, const T *q, k, v, T *out, double *lse)),
- * declining the 16-bit dtypes, with its name, capabilities and empty-row
- * convention. */
-#define PV_PANEL_ATTEND_PLUGIN(NAME, CAPS, EMPTY, F32, F64)                                                  \
-  static int attend(pv_dtype t, const pv_attention_problem *p, const void *q, const void *k, const void *v, \
-                    void *out, double *lse) {                                                               \
-    if (t == PV_F32) return F32(p, q, k, v, out, lse);                                                      \
-    if (t == PV_F64) return F64(p, q, k, v, out, lse);                                                      \
-    return 1;                                                                                               \
-  }                                                                                                         \
-  static const pv_impl impl = {                                                                             \
-      .abi_version = 4, .name = NAME, .attend = attend, .attend_caps = (CAPS), .attend_empty_rows = (EMPTY), \
-  };                                                                                                        \
-  const pv_impl *posverify_impl(void) { return &impl; }
+/* The 16-bit entry of a member that has no 16-bit path: it declines. */
+static inline int pv_panel_no16(pv_dtype t, const pv_attention_problem *p, const void *q, const void *k,
+                                const void *v, void *out, double *lse) {
+  (void)t, (void)p, (void)q, (void)k, (void)v, (void)out, (void)lse;
+  return 1;
+}
 
-/* The same with float16 and bfloat16 too (declared in dtypes, ABI version
- * 5): F16 (int (pv_dtype, const pv_attention_problem *, const void *q, k, v,
- * void *out, double *lse)) takes both formats. */
-#define PV_PANEL_ATTEND_PLUGIN16(NAME, CAPS, EMPTY, F32, F64, F16)                                           \
+/* The plugin: attend() dispatching to F32 and F64 (each
+ * int (const pv_attention_problem *, const T *q, k, v, T *out, double *lse))
+ * and F16 (int (pv_dtype, const pv_attention_problem *, const void *q, k, v,
+ * void *out, double *lse), for float16 and bfloat16 both), with its name,
+ * capabilities and empty-row convention, ABI version ABI and the 16-bit
+ * dtypes DTYPES it declares (0 with pv_panel_no16). The two forms below. */
+#define PV_PANEL_ATTEND_IMPL(NAME, CAPS, EMPTY, F32, F64, F16, ABI, DTYPES)                                  \
   static int attend(pv_dtype t, const pv_attention_problem *p, const void *q, const void *k, const void *v, \
                     void *out, double *lse) {                                                               \
     if (t == PV_F32) return F32(p, q, k, v, out, lse);                                                      \
@@ -54,10 +48,18 @@
     return 1;                                                                                               \
   }                                                                                                         \
   static const pv_impl impl = {                                                                             \
-      .abi_version = 5, .name = NAME, .attend = attend, .attend_caps = (CAPS), .attend_empty_rows = (EMPTY), \
-      .dtypes = PV_DTYPE_BIT(PV_F16) | PV_DTYPE_BIT(PV_BF16),                                               \
+      .abi_version = (ABI), .name = NAME, .attend = attend, .attend_caps = (CAPS),                          \
+      .attend_empty_rows = (EMPTY), .dtypes = (DTYPES),                                                     \
   };                                                                                                        \
   const pv_impl *posverify_impl(void) { return &impl; }
+
+/* float32 and float64 only, declining the 16-bit dtypes (ABI version 4). */
+#define PV_PANEL_ATTEND_PLUGIN(NAME, CAPS, EMPTY, F32, F64) \
+  PV_PANEL_ATTEND_IMPL(NAME, CAPS, EMPTY, F32, F64, pv_panel_no16, 4, 0)
+
+/* float16 and bfloat16 too, declared in dtypes (ABI version 5). */
+#define PV_PANEL_ATTEND_PLUGIN16(NAME, CAPS, EMPTY, F32, F64, F16) \
+  PV_PANEL_ATTEND_IMPL(NAME, CAPS, EMPTY, F32, F64, F16, 5, PV_DTYPE_BIT(PV_F16) | PV_DTYPE_BIT(PV_BF16))
 
 #define PV_PANEL_EVERY_CAPABILITY                                                                  \
   (PV_ATTEND_CAUSAL | PV_ATTEND_WINDOW | PV_ATTEND_PADDING | PV_ATTEND_GQA | PV_ATTEND_SOFTCAP | \
