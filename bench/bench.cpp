@@ -305,7 +305,7 @@ int main(int argc, char** argv) {
   if (!skip_check) {
     // `check` of the built-in plugins, default options, one process and then
     // every core (--jobs auto): the targets of the everyday loop (2 s each),
-    // and of the attention of real models (attend(): 60 s, issue 20's target)
+    // and of the attention of real models (attend(): 60 s)
     struct plugin {
       const char* what;
       const char* path;

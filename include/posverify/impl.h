@@ -156,7 +156,16 @@ enum pv_attend_capability {
   PV_ATTEND_SOFTCAP = 1u << 4,  /* softcap > 0 */
   PV_ATTEND_SINKS = 1u << 5,    /* sink != NULL */
   PV_ATTEND_ALIBI = 1u << 6,    /* alibi != NULL */
-  PV_ATTEND_LSE = 1u << 7       /* lse != NULL */
+  PV_ATTEND_LSE = 1u << 7,      /* lse != NULL */
+  /* Not a configuration but a declaration: the kernel's schedule (how it
+   * splits, tiles and orders the sums of a row) depends only on that row's
+   * own problem -- its keys, mask, d, d_v, scale and dtype -- never on the
+   * batch size, the number of heads or queries, the other items or a run's
+   * timing, so a row has the same bits in any call that holds it (batch
+   * invariance, deterministic inference). No call needs it; the laws that
+   * compare calls of different batch sizes are bitwise for a kernel that
+   * declares it and within the bound otherwise (attend.batch_invariance). */
+  PV_ATTEND_FIXED_SCHEDULE = 1u << 8
 };
 /* What an empty row holds: 0 undeclared (posverify never sends a call with an
  * empty row), zeros, NaN, or the mean of the valid values V[b][0..k_len-1]

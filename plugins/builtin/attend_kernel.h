@@ -2,7 +2,9 @@
  * way FlashAttention computes it (Dao et al. 2022, algorithm 1; Milakov and
  * Gimelshein 2018): keys in tiles of PV_ATTEND_TILE, a running maximum m, a
  * running denominator l and accumulator rescaled by exp(m_old - m_new) when
- * the maximum grows, one division at the end. A sink enters as the starting
+ * the maximum grows, one division at the end: the same tiles and order for a
+ * row whatever else the call holds, so it declares a fixed schedule
+ * (PV_ATTEND_FIXED_SCHEDULE). A sink enters as the starting
  * state (m = sink, l = 1, nothing accumulated), so it counts in the
  * denominator only. Only visible keys are read (padded and masked K/V memory
  * may hold anything). Arithmetic in the call's dtype: float for PV_F32,
@@ -41,6 +43,8 @@ typedef struct pv_attend_bugs {
   int k_dense;        /* k's strides ignored: read as dense (batch, token, head) */
   int q_grid_floor;   /* query rows in blocks of 64, a grid of floor(n_q / 64) blocks once n_q > 64:
                          the rows past the last full block are never written */
+  int tile_by_batch;  /* key tiles of 4 when batch x h_q < 8 (to fill the cores), else PV_ATTEND_TILE,
+                         while declaring a fixed schedule */
 } pv_attend_bugs;
 
 /* what an empty row holds (the declared convention, pv_empty_rows) */
@@ -76,6 +80,7 @@ static int attend_visible(const pv_attention_problem *p, int64_t b, int64_t i, i
   static void NAME(const pv_attention_problem *p, const T *q, const T *k, const T *v, T *out, double *lse) { \
     const T scale = p->scale != 0 && !attend_bugs.no_scale ? (T)p->scale : (T)1 / SQRT((T)p->d);         \
     const T cap = (T)p->softcap;                                                                         \
+    const int64_t tile = attend_bugs.tile_by_batch && p->batch * p->h_q < 8 ? 4 : PV_ATTEND_TILE;        \
     T s[PV_ATTEND_TILE];                                                                                 \
     for (int64_t b = 0; b < p->batch; ++b)                                                               \
       for (int64_t h = 0; h < p->h_q; ++h) {                                                             \
@@ -95,8 +100,8 @@ static int attend_visible(const pv_attention_problem *p, int64_t b, int64_t i, i
             m = (T)p->sink[h];                                                                           \
             l = 1;                                                                                       \
           }                                                                                              \
-          for (int64_t j0 = 0; j0 < nk; j0 += PV_ATTEND_TILE) {                                          \
-            const int64_t j1 = j0 + PV_ATTEND_TILE < nk ? j0 + PV_ATTEND_TILE : nk;                      \
+          for (int64_t j0 = 0; j0 < nk; j0 += tile) {                                                    \
+            const int64_t j1 = j0 + tile < nk ? j0 + tile : nk;                                          \
             T mt = -(T)INFINITY;                                                                         \
             int any = 0;                                                                                 \
             for (int64_t j = j0; j < j1; ++j) {                                                          \
@@ -226,7 +231,7 @@ static const pv_impl attend_impl = {
     .name = PV_ATTEND_NAME,
     .attend = attend,
     .attend_caps = PV_ATTEND_CAUSAL | PV_ATTEND_WINDOW | PV_ATTEND_PADDING | PV_ATTEND_GQA | PV_ATTEND_SOFTCAP |
-                   PV_ATTEND_SINKS | PV_ATTEND_ALIBI | PV_ATTEND_LSE,
+                   PV_ATTEND_SINKS | PV_ATTEND_ALIBI | PV_ATTEND_LSE | PV_ATTEND_FIXED_SCHEDULE,
     .attend_empty_rows = PV_ATTEND_DECLARED_EMPTY,
     .dtypes = PV_ATTEND_DTYPES,
 };

@@ -39,9 +39,12 @@ ROPE_CAPS = {"partial": 1, "mrope": 2, "scaled": 4, "length_from_positions": 8, 
 
 #: from protocol 4, what ``attend`` may be called with beyond plain
 #: multi-head attention (PV_ATTEND_* of posverify/impl.h): a call needing
-#: another is "unsupported" without a call
+#: another is "unsupported" without a call. "fixed_schedule" is a
+#: declaration, not a configuration: a row's schedule depends only on its own
+#: problem, never on the batch size or the other items, so a row has the same
+#: bits in any call (attend.batch_invariance is bitwise for such a kernel)
 ATTEND_CAPS = {"causal": 1, "window": 2, "padding": 4, "gqa": 8, "softcap": 16, "sinks": 32, "alibi": 64,
-               "lse": 128}
+               "lse": 128, "fixed_schedule": 256}
 
 #: what an empty row of ``attend`` (no visible key, no sink) holds
 #: (pv_empty_rows): "" undeclared (no call with an empty row is made), the
@@ -182,6 +185,7 @@ class Kernel:
     position_dtype: str = "float64"
     #: what ``attend`` is called with beyond plain multi-head attention, names
     #: of :data:`ATTEND_CAPS`; the others are "unsupported" without a call
+    #: ("fixed_schedule" declares batch invariance, no configuration)
     attend_caps: Tuple[str, ...] = ()
     #: what ``attend`` returns for a row with no visible key: a name of
     #: :data:`EMPTY_ROWS` ("" undeclared: no call with such a row is made)

@@ -105,6 +105,16 @@ inline const layout& layout_of(const layouts& L, std::size_t t) {
   return t == 0 ? L.q : t == 1 ? L.k : t == 2 ? L.v : L.out;
 }
 
+/// Every tensor of P dense (batch, token, head).
+inline layouts dense_layouts(const problem& P) {
+  layouts D;
+  for (std::size_t t = 0; t < 4; ++t) {
+    const auto [tokens, heads, last] = dims_of(P, t);
+    layout_of(D, t) = dense_layout(P.batch, tokens, heads, last);
+  }
+  return D;
+}
+
 inline layouts draw_layouts(rng& g, const problem& P) {
   return {draw_layout(g, P.batch, P.n_q, P.h_q, P.d), draw_layout(g, P.batch, P.n_k, P.h_kv, P.d),
           draw_layout(g, P.batch, P.n_k, P.h_kv, P.d_v), draw_layout(g, P.batch, P.n_q, P.h_q, P.d_v)};

@@ -13,6 +13,7 @@
 #include "blackbox/declines.h"
 #include "blackbox/law_run.h"
 #include "blackbox/laws.h"
+#include "laws/attend/batch_invariance.h"
 #include "laws/attend/cache.h"
 #include "laws/attend/causal_prefix.h"
 #include "laws/attend/convex_hull.h"
@@ -40,6 +41,7 @@ namespace la = laws::attend;
 using attend_calls::attend_call;
 using attend_calls::convention;
 using attend_calls::dense_layout;
+using attend_calls::dense_layouts;
 using attend_calls::dense_reading;
 using attend_calls::describe;
 using attend_calls::draw_layouts;
@@ -575,6 +577,163 @@ law_result law_padding(const check_run& cx) {
 }
 
 template <class T>
+law_result law_batch_invariance(const check_run& cx) {
+  namespace law = laws::attend_batch_invariance;
+  law_run L(cx, law::id, type_name<T>(), "", law::statement(), law::tolerance_rule());
+  if (!L.selected()) return L.finish();
+  const auto ks = L.case_indices();
+  const auto conv = convention(cx);
+  const bool fixed = has(cx.lib.attend_caps, PV_ATTEND_FIXED_SCHEDULE);
+  std::vector<problem> ps, ws;
+  std::vector<std::vector<problem>> items;
+  wants w;
+  w.several = true;
+  w.query_blocks = true;
+  for (int k : ks) {
+    auto g = L.rng_for(k);
+    // the padded keys and values NaN in every call: memory that must not be read
+    ps.push_back(laws::attend_padding::poisoned(draw<T>(cx, g, k, cx.lib.attend_caps, conv, w)));
+    ws.push_back(law::wide(ps.back()));
+    items.emplace_back();
+    for (long b = 0; b < ps.back().batch; ++b) items.back().push_back(law::alone(ps.back(), b));
+  }
+  // every case has the same number of calls: the batch call twice, the wide
+  // call, then each item alone, the last item repeated up to the largest
+  // batch; every tensor dense (the layout is attend.layout's)
+  std::size_t per = 3;
+  for (const auto& it : items) per = std::max(per, 3 + it.size());
+  for (std::size_t i = 0; i < ks.size(); ++i) {
+    L.add(attend_call<T>(ps[i], dense_layouts(ps[i])));
+    L.add(attend_call<T>(ps[i], dense_layouts(ps[i])));
+    L.add(attend_call<T>(ws[i], dense_layouts(ws[i])));
+    for (std::size_t b = 0; b + 3 < per; ++b) {
+      const problem& I = items[i][std::min(b, items[i].size() - 1)];
+      L.add(attend_call<T>(I, dense_layouts(I)));
+    }
+  }
+  L.run();
+  const auto U = units<T>(cx);
+  L.each_case(ks, per, [&](std::size_t i) { return describe(ps[i], dense_layouts(ps[i])); },
+              [&](std::size_t i, const describer& desc) {
+                const problem &P = ps[i], &W = ws[i];
+                std::vector<double> a, la_, again, l_again, wide, l_wide;
+                read_back<T>(P, dense_layouts(P), L.results()[per * i], a, la_);
+                read_back<T>(P, dense_layouts(P), L.results()[per * i + 1], again, l_again);
+                read_back<T>(W, dense_layouts(W), L.results()[per * i + 2], wide, l_wide);
+                std::vector<std::vector<double>> alone(std::size_t(P.batch)), l_alone(std::size_t(P.batch));
+                for (long b = 0; b < P.batch; ++b) {
+                  const problem& I = items[i][std::size_t(b)];
+                  read_back<T>(I, dense_layouts(I), L.results()[per * i + 3 + std::size_t(b)], alone[std::size_t(b)],
+                               l_alone[std::size_t(b)]);
+                }
+                // the comparisons: the call made again; then, for each item, its rows in the batch call
+                // and in each slot of the wide call that holds it, against the item alone
+                struct pair_of {
+                  std::string where;  ///< the other call, in words
+                  long item;          ///< the item whose rows these are
+                  bool wide;          ///< in the wide call (else in the batch call)
+                  std::vector<double> out, lse;
+                };
+                std::vector<pair_of> others;
+                for (long b = 0; b < P.batch; ++b) {
+                  pair_of in_batch{"in the call of " + std::to_string(P.batch) + " items", b, false, {}, {}};
+                  law::item_rows(P, b, a, la_, in_batch.out, in_batch.lse);
+                  others.push_back(std::move(in_batch));
+                  for (long s = b; s < W.batch; s += P.batch) {
+                    pair_of in_wide{"as item " + std::to_string(s) + " of the call of " + std::to_string(W.batch) +
+                                        " items (the batch repeated)",
+                                    b, true, {}, {}};
+                    law::item_rows(W, s, wide, l_wide, in_wide.out, in_wide.lse);
+                    others.push_back(std::move(in_wide));
+                  }
+                }
+                if (fixed) {
+                  const auto all = [](long, long) { return true; };
+                  const std::vector<double>*x = &a, *lx = &la_, *y = &again, *ly = &l_again;
+                  std::string where = "when the same call is made again";
+                  long item = -1;
+                  auto moved = laws::attend_independence::moved(P, all, a, la_, again, l_again);
+                  for (const pair_of& o : others) {
+                    if (!moved.empty()) break;
+                    const problem& I = items[i][std::size_t(o.item)];
+                    moved = laws::attend_independence::moved(I, all, o.out, o.lse, alone[std::size_t(o.item)],
+                                                             l_alone[std::size_t(o.item)]);
+                    if (!moved.empty()) {
+                      x = &o.out, lx = &o.lse, y = &alone[std::size_t(o.item)],
+                      ly = &l_alone[std::size_t(o.item)];
+                      where = o.where;
+                      item = o.item;
+                    }
+                  }
+                  if (moved.empty()) {
+                    L.within(ks[i], hp(0), hp(0), "every row bit for bit: again, in a wider call and alone", desc);
+                    return true;
+                  }
+                  const laws::attend_independence::moved_row& r = moved.front();
+                  const long b = item < 0 ? r.b : item;
+                  const std::string row =
+                      "row (b " + std::to_string(b) + ", i " + std::to_string(r.i) + ", h " + std::to_string(r.h) + ")";
+                  const std::string what =
+                      r.in_lse ? "the log-sum-exp" : "output c " + std::to_string(r.entry % std::size_t(P.d_v));
+                  const double before = r.in_lse ? (*lx)[r.entry] : (*x)[r.entry],
+                               after = r.in_lse ? (*ly)[r.entry] : (*y)[r.entry];
+                  L.fail(ks[i],
+                         what + " of " + row + " is " + to_decimal(before) +
+                             (item < 0 ? " and " + to_decimal(after) + " " + where
+                                       : " " + where + " and " + to_decimal(after) + " alone") +
+                             " (" + std::to_string(moved.size()) + " rows differ; the kernel declares a fixed schedule)",
+                         desc);
+                  // the class, verified: a schedule (or timing) only when both readings are within the
+                  // bound of the exact rows; else a reading that is wrong in one of the calls
+                  const problem& R = item < 0 ? P : items[i][std::size_t(item)];
+                  const auto [E, B] = la::reference_and_bound(R, conv, U);
+                  const bool both_right = laws::attend_reference::compare(R, *x, {}, E, B).within() &&
+                                          laws::attend_reference::compare(R, *y, {}, E, B).within();
+                  const la::variant sw{.decode_swap = true};
+                  if (both_right)
+                    L.diagnose(item < 0 ? "nondeterministic: the same call gives other bits, each within the bound "
+                                          "(a reduction whose order depends on timing, atomics), though the kernel "
+                                          "declares a fixed schedule"
+                                        : "batch-variant schedule: item " + std::to_string(b) + "'s rows change with "
+                                          "the batch around them, each within the bound, though the kernel declares a "
+                                          "fixed schedule (a tiling or split-KV count chosen from batch x heads, as "
+                                          "FlashAttention's num_splits heuristic chooses it; \"Defeating "
+                                          "Nondeterminism in LLM Inference\", Thinking Machines Lab 2025)");
+                  else if (item >= 0 && la::decode_swapped(P, sw) && matches(P, a, conv, U, sw))
+                    L.diagnose(laws::attend_reference::kDecodeSwap);
+                  else if (item >= 0)
+                    L.diagnose("reads across batch items: item " + std::to_string(b) + "'s rows are not its "
+                               "attention in one of the calls, so they depend on what else the call holds (a batch "
+                               "stride dropped or overflowed, state carried from one item to the next)");
+                  else
+                    L.diagnose("the same call gives other values, beyond the bound: state carried from one call to "
+                               "the next (a buffer read before it is written, a cache)");
+                  return false;
+                }
+                // no declaration: the call again within 2 B of the first, each item's rows within B + B_alone
+                // of the item alone (the wide call's rows have the item's own bound)
+                const auto Bp = la::any_order(P, conv, U);
+                laws::attend_compare::worst w2;
+                for (std::size_t e = 0; e < a.size(); ++e)
+                  laws::attend_compare::raise(w2, e, false, again[e], hp(a[e]), Bp.out[e] + Bp.out[e]);
+                std::vector<la::bounds> Bi;
+                for (const problem& I : items[i]) Bi.push_back(la::any_order(I, conv, U));
+                for (const pair_of& o : others) {
+                  const la::bounds& B = Bi[std::size_t(o.item)];
+                  for (long q = 0; q < P.n_q; ++q)
+                    for (long h = 0; h < P.h_q; ++h)
+                      for (long c = 0; c < P.d_v; ++c) {
+                        const std::size_t f = items[i][0].oi(0, q, h, c), e = P.oi(o.item, q, h, c);
+                        laws::attend_compare::raise(w2, e, false, o.out[f], hp(alone[std::size_t(o.item)][f]),
+                                                    (o.wide ? B.out[f] : Bp.out[e]) + B.out[f]);
+                      }
+                }
+                return record(L, ks[i], P, w2, "the same rows again, alone or in a wider call", desc);
+              });
+  return L.finish();
+}
+
+template <class T>
 law_result law_support(const check_run& cx) {
   namespace law = laws::attend_support;
   law_run L(cx, law::id, type_name<T>(), "", law::statement(), law::tolerance_rule());
@@ -915,8 +1074,7 @@ law_result law_layout(const check_run& cx) {
   for (int k : ks) {
     auto g = L.rng_for(k);
     const problem P = draw<T>(cx, g, k, cx.lib.attend_caps, conv, {});
-    const layouts D{dense_layout(P.batch, P.n_q, P.h_q, P.d), dense_layout(P.batch, P.n_k, P.h_kv, P.d),
-                    dense_layout(P.batch, P.n_k, P.h_kv, P.d_v), dense_layout(P.batch, P.n_q, P.h_q, P.d_v)};
+    const layouts D = dense_layouts(P);
     others.emplace_back();
     for (std::size_t o = 0; o < kOthers; ++o) {
       layouts O = D;
@@ -1069,6 +1227,7 @@ void attend_all_for(const check_run& cx, std::vector<law_result>& out) {
   out.push_back(law_cache<T>(cx));
   out.push_back(law_layout<T>(cx));
   out.push_back(law_homogeneity<T>(cx));
+  out.push_back(law_batch_invariance<T>(cx));
 }
 
 }  // namespace

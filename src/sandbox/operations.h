@@ -38,10 +38,11 @@ inline constexpr std::uint32_t kRopeVersion7Capabilities = PV_ROPE_ROTARY_OFFSET
 inline constexpr std::uint32_t kEveryRopeDeclaration =
     kEveryRopeCapability | PV_ROPE_LENGTH_FROM_POSITIONS | kRopeVersion7Capabilities;
 
-/// Every pv_attend_capability bit (what a server may declare in attend_caps).
+/// Every pv_attend_capability bit (what a server may declare in attend_caps),
+/// the fixed-schedule declaration with them.
 inline constexpr std::uint32_t kEveryAttendCapability = PV_ATTEND_CAUSAL | PV_ATTEND_WINDOW | PV_ATTEND_PADDING |
                                                         PV_ATTEND_GQA | PV_ATTEND_SOFTCAP | PV_ATTEND_SINKS |
-                                                        PV_ATTEND_ALIBI | PV_ATTEND_LSE;
+                                                        PV_ATTEND_ALIBI | PV_ATTEND_LSE | PV_ATTEND_FIXED_SCHEDULE;
 
 /// The configuration of a rope() call (its first buffer; zero past a short one).
 inline pv_rope_config rope_config_of(const call& c) {

@@ -48,7 +48,8 @@ TEST(AttendCheck, TheBuiltinTiledKernelPassesEveryAttendLaw) {
   const report rep = read(dir + "/builtin-attend-tiled.json");
   for (const char* law : {"attend.reference", "attend.support", "attend.gqa_repeat", "attend.causal_prefix",
                           "attend.decode_rows", "attend.padding", "attend.lse_merge", "attend.convex_hull",
-                          "attend.independence", "attend.cache", "attend.layout", "attend.homogeneity"})
+                          "attend.independence", "attend.cache", "attend.layout", "attend.homogeneity",
+                          "attend.batch_invariance"})
     // float16 and bfloat16 too: it declares them (dtypes); stored there, computed in float, the lse float64
     for (const char* t : {"float32", "float64", "float16", "bfloat16"}) {
       const std::string id = std::string(law) + "[" + t + "]";
@@ -84,6 +85,10 @@ TEST(AttendCheck, EachMutantFailsItsLawWithItsClassNamed) {
       {"attend_k_strides_ignored", "attend.reference[float32]", "the kernel ignores k's strides"},
       // a grid of floor(n_q / 64) query blocks (tiny-flash-attention#12): only n_q > 64 shows it
       {"attend_q_block_tail", "attend.reference[float32]", "rows never written: from query row 64"},
+      // a key tiling chosen from batch x heads under a declared fixed schedule: only batch invariance sees it
+      {"attend_tile_by_batch", "attend.batch_invariance[float32]", "batch-variant schedule"},
+      {"attend_tile_by_batch", "attend.batch_invariance[float64]", "batch-variant schedule"},
+      {"attend_gqa_decode_swap", "attend.batch_invariance[float32]", "GQA single-query swap"},
       {"attend_softcap_ignored", "attend.reference[float32]", "softcap ignored"},
       {"attend_softcap_swish", "attend.reference[float32]", "softcap formula"},
       {"attend_softcap_after_alibi", "attend.reference[float32]", "softcap after the ALiBi bias"},
@@ -133,6 +138,7 @@ TEST(AttendCheck, UndeclaredCapabilitiesAreUnsupportedNeverFailed) {
   EXPECT_EQ(rep.verdict.at("attend.independence[float32]"), "passed") << "batch and heads need no capability";
   EXPECT_EQ(rep.verdict.at("attend.layout[float32]"), "passed") << "nor do strides";
   EXPECT_EQ(rep.verdict.at("attend.homogeneity[float32]"), "passed") << "nor powers of two";
+  EXPECT_EQ(rep.verdict.at("attend.batch_invariance[float32]"), "passed") << "within the bound: no fixed schedule";
   for (const char* law : {"attend.gqa_repeat[float32]", "attend.causal_prefix[float32]", "attend.decode_rows[float32]",
                           "attend.cache[float32]",
                           "attend.padding[float32]", "attend.lse_merge[float32]"})
@@ -146,7 +152,7 @@ TEST(AttendCheck, ADeclaredNaNConventionIsAccepted) {
                                    " --law attend --cases 30 --out " + dir);
   EXPECT_EQ(r.code, 0) << r.out;
   const report rep = read(dir + "/attend-empty-nan.json");
-  EXPECT_EQ(rep.verdict.size(), 24u);  // 12 attend laws, float32 and float64
+  EXPECT_EQ(rep.verdict.size(), 26u);  // 13 attend laws, float32 and float64
   for (const auto& [id, v] : rep.verdict) EXPECT_EQ(v, "passed") << id;
 }
 

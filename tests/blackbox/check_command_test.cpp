@@ -463,7 +463,7 @@ TEST(CheckMutation, EveryMutantIsCaught) {
         "flux.nonsquare_grid", "sinusoid.reference", "sinusoid.linear_shift", "sinusoid.rows", "attention.shapes",
         "attend.reference", "attend.support", "attend.gqa_repeat", "attend.causal_prefix", "attend.decode_rows",
         "attend.padding", "attend.lse_merge", "attend.convex_hull", "attend.independence",
-        "attend.cache", "attend.layout", "attend.homogeneity"})
+        "attend.cache", "attend.layout", "attend.homogeneity", "attend.batch_invariance"})
     EXPECT_TRUE(all_failed.count(law)) << law << " caught no mutant";
   // and on numbers, not only through the sandbox
   const std::pair<const char*, const char*> numeric[] = {
@@ -492,6 +492,7 @@ TEST(CheckMutation, EveryMutantIsCaught) {
       {"attend_causal_dropped_prefill", "attend.cache"},
       {"attend_k_strides_ignored", "attend.layout"},
       {"attend_q_block_tail", "attend.reference"},
+      {"attend_tile_by_batch", "attend.batch_invariance"},
       {"attend_softcap_ignored", "attend.reference"},
       {"attend_softcap_swish", "attend.reference"},
       {"attend_softcap_after_alibi", "attend.reference"},

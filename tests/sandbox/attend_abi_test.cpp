@@ -55,7 +55,7 @@ TEST(AttendAbi, CapabilitiesAreReadFromTheMembers) {
   EXPECT_EQ(t.abi_version, 5u);  // version 5: it declares float16 and bfloat16 in `dtypes`
   EXPECT_TRUE(t.has(op::attend));
   EXPECT_TRUE(t.offers(PV_F16) && t.offers(PV_BF16));
-  EXPECT_EQ(t.attend_caps, 0xFFu) << "causal, window, padding, GQA, softcap, sinks, ALiBi, LSE";
+  EXPECT_EQ(t.attend_caps, 0x1FFu) << "causal, window, padding, GQA, softcap, sinks, ALiBi, LSE, a fixed schedule";
   EXPECT_EQ(t.attend_empty_rows, std::uint32_t(PV_EMPTY_ZEROS));
   const impl_info n = load(POSVERIFY_ATTEND_NO_CAPS);
   EXPECT_TRUE(n.has(op::attend));

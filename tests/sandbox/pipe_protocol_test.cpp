@@ -97,12 +97,13 @@ TEST(PipeProtocol, Version4AnswerCarriesTheAttendCapabilitiesAndEmptyRowConventi
   hello_answer h;
   const std::uint32_t caps = PV_ROPE_PARTIAL;
   std::string p = hello_payload(4, 0b1010, "eager", "", &caps);
-  put<std::uint32_t>(p, PV_ATTEND_CAUSAL | PV_ATTEND_GQA | 0xF00u);  // bits of no capability are dropped
+  // bits of no capability or declaration are dropped; the fixed-schedule declaration (256) is kept
+  put<std::uint32_t>(p, PV_ATTEND_CAUSAL | PV_ATTEND_GQA | PV_ATTEND_FIXED_SCHEDULE | 0xE00u);
   put<std::uint32_t>(p, PV_EMPTY_MEAN);
   ASSERT_EQ(read_hello(p, h), "");
   EXPECT_EQ(h.version, 4u);
   EXPECT_EQ(h.provides, 0b1010);
-  EXPECT_EQ(h.attend_caps, std::uint32_t(PV_ATTEND_CAUSAL | PV_ATTEND_GQA));
+  EXPECT_EQ(h.attend_caps, std::uint32_t(PV_ATTEND_CAUSAL | PV_ATTEND_GQA | PV_ATTEND_FIXED_SCHEDULE));
   EXPECT_EQ(h.attend_empty_rows, std::uint32_t(PV_EMPTY_MEAN));
   // a version-3 answer declares nothing for attend (it is never sent one)
   ASSERT_EQ(read_hello(hello_payload(3, 0b1010, "v3", "", &caps), h), "");

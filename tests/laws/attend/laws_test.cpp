@@ -3,9 +3,11 @@
 // poisoned padding and the items alone, the support probe, the halves of a
 // cut, the values near the format's largest, one item or KV head changed,
 // a prefill and its decoding steps against a growing cache, the queries and
-// the values scaled by powers of two)
+// the values scaled by powers of two, each item alone and the batch repeated
+// to eight items)
 // and how each
 // judges, each shown to fail on the error it is there for.
+#include "laws/attend/batch_invariance.h"
 #include "laws/attend/cache.h"
 #include "laws/attend/causal_prefix.h"
 #include "laws/attend/convex_hull.h"
@@ -460,6 +462,48 @@ TEST(AttendLaws, PaddingIsDroppingThePaddedKeys) {
                                doubles(attend::reference(N, empty_rows::zeros, attend::variant{.reads_padding = true}).out),
                                alone, Bp, Bi);
   EXPECT_FALSE(r.within());
+}
+
+// The calls batch invariance compares hold the same rows: item b alone, and
+// each slot of the wide call that repeats it, has the exact rows item b has
+// in the batch (its q_start and k_len with it); a kernel reading the next
+// item's queries (the GQA single-query swap) does not.
+TEST(AttendLaws, BatchInvarianceRegroupsItemsWithTheirPositionsAndLengths) {
+  problem P = drawn(3, 4, 2, 2, 6, 3, 2);
+  P.causal = true;
+  P.q_start = {4, 0, 2};
+  P.k_len = {6, 3, 5};
+  P.sink = {0.5, -1.0, 0.25, 2.0};
+  P.lse = true;
+  const problem W = attend_batch_invariance::wide(P);
+  ASSERT_EQ(W.batch, attend_batch_invariance::kWide);
+  EXPECT_EQ(W.q_start, (std::vector<long>{4, 0, 2, 4, 0, 2, 4, 0}));
+  EXPECT_EQ(W.k_len, (std::vector<long>{6, 3, 5, 6, 3, 5, 6, 3}));
+  const auto E = attend::reference(P, empty_rows::zeros), EW = attend::reference(W, empty_rows::zeros);
+  const auto out = doubles(E.out), lse = doubles(E.lse), wout = doubles(EW.out), wlse = doubles(EW.lse);
+  for (long b = 0; b < P.batch; ++b) {
+    const problem I = attend_batch_invariance::alone(P, b);
+    ASSERT_EQ(I.batch, 1);
+    EXPECT_EQ(I.q_start[0], P.q_start[std::size_t(b)]);
+    EXPECT_EQ(I.k_len[0], P.k_len[std::size_t(b)]);
+    const auto EI = attend::reference(I, empty_rows::zeros);
+    std::vector<double> rows, l_rows;
+    attend_batch_invariance::item_rows(P, b, out, lse, rows, l_rows);
+    EXPECT_EQ(rows, doubles(EI.out)) << "item " << b;
+    EXPECT_EQ(l_rows, doubles(EI.lse)) << "item " << b;
+    for (long s = b; s < W.batch; s += P.batch) {
+      attend_batch_invariance::item_rows(W, s, wout, wlse, rows, l_rows);
+      EXPECT_EQ(rows, doubles(EI.out)) << "slot " << s;
+      EXPECT_EQ(l_rows, doubles(EI.lse)) << "slot " << s;
+    }
+  }
+  // the swap reads item b + r's queries in the batch, its own alone
+  P.n_q = 1;
+  P.q.resize(std::size_t(P.batch * P.h_q * P.d));
+  const auto swapped = doubles(attend::reference(P, empty_rows::zeros, attend::variant{.decode_swap = true}).out);
+  std::vector<double> rows, l_rows;
+  attend_batch_invariance::item_rows(P, 0, swapped, {}, rows, l_rows);
+  EXPECT_NE(rows, doubles(attend::reference(attend_batch_invariance::alone(P, 0), empty_rows::zeros).out));
 }
 
 TEST(AttendLaws, TheSupportProbeReadsTheMaskOff) {
