@@ -723,7 +723,7 @@ law_result law_batch_invariance(const check_run& cx) {
                   for (long q = 0; q < P.n_q; ++q)
                     for (long h = 0; h < P.h_q; ++h)
                       for (long c = 0; c < P.d_v; ++c) {
-                        const std::size_t f = items[i][0].oi(0, q, h, c), e = P.oi(o.item, q, h, c);
+                        const std::size_t f = P.oi(0, q, h, c), e = P.oi(o.item, q, h, c);  // f: one-item index
                         laws::attend_compare::raise(w2, e, false, o.out[f], hp(alone[std::size_t(o.item)][f]),
                                                     (o.wide ? B.out[f] : Bp.out[e]) + B.out[f]);
                       }

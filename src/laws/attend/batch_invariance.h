@@ -80,17 +80,16 @@ inline attend::problem wide(const attend::problem& P) {
   return regrouped(P, items);
 }
 
-/// Rows of item s of A (outputs and log-sum-exp of a call of P) as a
-/// one-item call of the same shape holds them.
+/// The rows of item s of a call of P (its outputs and log-sum-exp) as a
+/// one-item call of the same shape holds them: at item 0's indices.
 inline void item_rows(const attend::problem& P, long s, const std::vector<double>& out, const std::vector<double>& lse,
                       std::vector<double>& item_out, std::vector<double>& item_lse) {
-  item_out.assign(std::size_t(P.n_q * P.h_q * P.d_v), 0.0);
-  item_lse.assign(lse.empty() ? 0 : std::size_t(P.h_q * P.n_q), 0.0);
+  item_out.assign(P.out_size() / std::size_t(P.batch), 0.0);
+  item_lse.assign(lse.empty() ? 0 : P.lse_size() / std::size_t(P.batch), 0.0);
   for (long i = 0; i < P.n_q; ++i)
     for (long h = 0; h < P.h_q; ++h) {
-      for (long c = 0; c < P.d_v; ++c)
-        item_out[std::size_t((i * P.h_q + h) * P.d_v + c)] = out[P.oi(s, i, h, c)];
-      if (!item_lse.empty()) item_lse[std::size_t(h * P.n_q + i)] = lse[P.li(s, h, i)];
+      for (long c = 0; c < P.d_v; ++c) item_out[P.oi(0, i, h, c)] = out[P.oi(s, i, h, c)];
+      if (!item_lse.empty()) item_lse[P.li(0, h, i)] = lse[P.li(s, h, i)];
     }
 }
 

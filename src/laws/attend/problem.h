@@ -318,15 +318,6 @@ inline void logits(const problem& P, long b, long i, long h, const variant& w, r
   }
 }
 
-/// The logits of row (b, i, h) alone (a row_work of its own).
-inline row_logits logits(const problem& P, long b, long i, long h, const variant& w = {}) {
-  row_work W(P, w);
-  logits(P, b, i, h, w, W);
-  row_logits r = std::move(W.r);
-  for (auto* v : {&r.s, &r.x, &r.t, &r.bias, &r.a}) v->resize(r.keys.size());
-  return r;
-}
-
 /// The rows (b, h, i) to compute, indexed like lse (P.li): every row when
 /// null; the others are left 0 (the model-scale law judges a sample of rows).
 using row_set = std::vector<char>;
@@ -337,6 +328,7 @@ inline bool wanted(const row_set* rows, std::size_t li) { return rows == nullptr
 /// (+ e^{sink - m}).
 inline void softmax_terms(row_work& W, bool sink) {
   const row_logits& r = W.r;
+  if (r.keys.empty() && !sink) return;  // an empty row: nothing to weigh
   W.m = sink ? W.sink : r.s[W.largest];
   if (sink && !r.keys.empty() && r.s[W.largest] > W.m) W.m = r.s[W.largest];
   if (sink) {
@@ -422,7 +414,7 @@ inline exact reference(const problem& P, empty_rows conv, const variant& w = {},
   const bool sinks = !P.sink.empty() && !w.no_sinks;
   row_work W(P, w);
   each_row(P, w, rows, W, [&](long b, long h, long i, std::size_t li) {
-    if (!W.r.keys.empty() || sinks) softmax_terms(W, sinks);
+    softmax_terms(W, sinks);
     exact_row(P, conv, w, sinks, b, h, i, li, W, E);
   });
   return E;
@@ -591,7 +583,7 @@ inline bounds any_order(const problem& P, empty_rows conv, const units& U, const
   const bool sinks = !P.sink.empty();
   row_work W(P, w);
   each_row(P, w, rows, W, [&](long b, long h, long i, std::size_t li) {
-    if (!W.r.keys.empty() || sinks) softmax_terms(W, sinks);
+    softmax_terms(W, sinks);
     bound_row(P, conv, U, F, w, b, h, i, li, W, B);
   });
   return B;
@@ -614,7 +606,7 @@ inline exact_and_bounds reference_and_bound(const problem& P, empty_rows conv, c
   const bound_factors F(P, U);
   row_work W(P, w);
   each_row(P, w, rows, W, [&](long b, long h, long i, std::size_t li) {
-    if (!W.r.keys.empty() || sinks) softmax_terms(W, sinks);
+    softmax_terms(W, sinks);
     exact_row(P, conv, w, sinks, b, h, i, li, W, R.E);
     bound_row(P, conv, U, F, w, b, h, i, li, W, R.B);
   });
