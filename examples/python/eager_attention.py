@@ -2,7 +2,8 @@
 
 The shape of Hugging Face's eager attention: K/V heads repeated for grouped-query
 attention (``repeat_kv``), a mask built from the cache positions of the queries,
-logits scaled and soft-capped (Gemma 2), ALiBi slopes added, a sink logit per head
+logits scaled and soft-capped (Gemma 2), ALiBi slopes and an explicit additive mask
+added (its -inf joining the mask), a sink logit per head
 joined to the softmax and dropped after it (gpt-oss), the softmax in float32, then
 the weighted sum of V. Each batch item reads only its first k_len keys, as a
 variable-length kernel does (padded keys may hold anything, NaN included).
@@ -32,10 +33,12 @@ def repeat_kv(x, n_rep):
 
 class EagerAttention(posverify.Kernel):
     name = "eager-attention"
-    attend_caps = ("causal", "window", "padding", "gqa", "softcap", "sinks", "alibi", "lse")
+    attend_caps = ("causal", "window", "padding", "gqa", "softcap", "sinks", "alibi", "lse", "bias")
     attend_empty_rows = "zeros"
     #: the additive value of a masked logit
     masked = float("-inf")
+    #: the explicit bias goes into ``scores`` whole, its -inf included
+    bias_in_cap = False
 
     # --- the parts a sibling gets wrong --------------------------------------
 
@@ -51,6 +54,10 @@ class EagerAttention(posverify.Kernel):
 
     def capped(self, s, p):
         return p.softcap * torch.tanh(s / p.softcap) if p.softcap else s
+
+    def scores(self, raw, bias, p):
+        """The logits from the scaled q.k and the explicit bias: capped, then biased."""
+        return self.capped(raw, p) + bias
 
     # --- the computation ------------------------------------------------------
 
@@ -78,8 +85,14 @@ class EagerAttention(posverify.Kernel):
             qb = q[b].to(acc).transpose(0, 1)  # [h_q, n_q, d]
             kb = self.repeat(k[b:b + 1, :n], p.h_q // p.h_kv)[0].to(acc).transpose(0, 1)  # [h_q, n, d]
             vb = self.repeat(v[b:b + 1, :n], p.h_q // p.h_kv)[0].to(acc).transpose(0, 1)
-            s = self.capped(torch.matmul(qb, kb.transpose(1, 2)) * p.softmax_scale, p)  # [h_q, n_q, n]
+            raw = torch.matmul(qb, kb.transpose(1, 2)) * p.softmax_scale  # [h_q, n_q, n]
             keep, pos, j = self.keep(p, b, n)
+            bias = torch.zeros(p.n_q, n, dtype=acc, device=raw.device)
+            if p.bias is not None:  # its -inf joins the mask, its other values the logits
+                given = p.bias[b if p.bias_batch > 1 else 0][:, :n].to(acc)
+                bias = given if self.bias_in_cap else torch.where(torch.isinf(given), bias, given)
+                keep = keep if self.bias_in_cap else keep & ~torch.isinf(given)
+            s = self.scores(raw, bias[None], p)
             if p.alibi is not None:
                 s = s + p.alibi.to(acc)[:, None, None] * (j - pos).to(acc)[None]
             s = s + torch.where(keep, 0.0, self.masked).to(acc)[None]
@@ -101,7 +114,7 @@ class EagerFinfoMin(EagerAttention):
     masks do: a row with no visible key then weighs its keys alike."""
 
     name = "eager-attention-finfo-min"
-    attend_caps = ("causal", "window", "padding", "gqa", "softcap", "alibi")
+    attend_caps = ("causal", "window", "padding", "gqa", "softcap", "alibi", "bias")
     attend_empty_rows = "mean"
     masked = torch.finfo(torch.float32).min
 
@@ -133,3 +146,13 @@ class EagerWindowPlusOne(EagerAttention):
 
     def window(self, p):
         return (p.window_left + 1 if p.window_left >= 0 else -1), p.window_right
+
+
+class EagerMaskBeforeSoftcap(EagerAttention):
+    """Adds the explicit mask before the softcap, c tanh((s + mask)/c): a key
+    masked by -inf gets the logit -c and a weight (onnx/onnx#7865)."""
+
+    bias_in_cap = True
+
+    def scores(self, raw, bias, p):
+        return self.capped(raw + bias, p) if p.softcap else raw + bias

@@ -8,9 +8,10 @@ inputs' dtype.
     posverify check --impl python:sdpa:Sdpa --python-path examples/python
 
 ``SdpaAttend`` serves the same call to the attend laws (heads, GQA, causal and
-windowed masks, padding): a boolean ``attn_mask`` built from the queries'
-positions, ``enable_gqa`` where the torch has it (2.5), else K/V heads
-repeated. ``SdpaIsCausal`` passes ``is_causal=True`` instead of that mask,
+windowed masks, padding, an explicit bias): a boolean ``attn_mask`` built
+from the queries' positions, or a float one when the call brings its own bias
+(SDPA adds a float mask to the scores), ``enable_gqa`` where the torch has it
+(2.5), else K/V heads repeated. ``SdpaIsCausal`` passes ``is_causal=True`` instead of that mask,
 which aligns the mask top-left: wrong as soon as the queries follow a KV cache
 (pytorch#144858); posverify must catch it and name the alignment.
 """
@@ -56,7 +57,8 @@ _GQA = _REAL and _accepts(sdpa, "enable_gqa")
 
 def masked_sdpa(q, k, v, mask, scale, is_causal=False):
     """q [1, h_q, n_q, d], k/v [1, h, n, d]: SDPA with a boolean mask (True:
-    seen) or is_causal, on the real call when the torch has it."""
+    seen), a float one (added to the scores) or is_causal, on the real call
+    when the torch has it."""
     n_rep = q.shape[1] // k.shape[1]
     if _REAL:
         kw = {"attn_mask": mask, "is_causal": is_causal}
@@ -72,14 +74,16 @@ def masked_sdpa(q, k, v, mask, scale, is_causal=False):
     scores = (q @ k.transpose(-2, -1)) * scale
     if is_causal:  # what SDPA's is_causal means: query i sees keys 0..i
         mask = torch.ones(q.shape[-2], k.shape[-2], dtype=torch.bool).tril()
-    if mask is not None:
+    if mask is not None and mask.dtype == torch.bool:
         scores = scores.masked_fill(~mask, float("-inf"))
+    elif mask is not None:
+        scores = scores + mask
     return torch.softmax(scores, dim=-1) @ v
 
 
 class SdpaAttend(posverify.Kernel):
     name = "torch-sdpa-attend"
-    attend_caps = ("causal", "window", "padding", "gqa")
+    attend_caps = ("causal", "window", "padding", "gqa", "bias")
 
     def mask(self, p, b, n):
         """[n_q, n] bool from the queries' positions q_start[b] + i, or None."""
@@ -101,6 +105,9 @@ class SdpaAttend(posverify.Kernel):
         for b in range(p.batch):
             n = int(p.k_len[b])  # a varlen batch: the padded keys are not read
             mask, is_causal = self.mask(p, b, n)
+            if p.bias is not None:  # a float mask: the bias where the flags let a key be seen, else -inf
+                given = p.bias[b if p.bias_batch > 1 else 0][:, :n]
+                mask = torch.where(mask, given, torch.full_like(given, float("-inf"))).to(q.dtype)
             o = masked_sdpa(q[b:b + 1].transpose(1, 2), k[b:b + 1, :n].transpose(1, 2),
                             v[b:b + 1, :n].transpose(1, 2), mask, p.softmax_scale, is_causal)
             outs.append(o[0].transpose(0, 1))
@@ -111,6 +118,6 @@ class SdpaIsCausal(SdpaAttend):
     """is_causal=True for a causal call without a window, whatever q_start."""
 
     def mask(self, p, b, n):
-        if p.causal and p.window_left < 0 and p.window_right < 0:
+        if p.causal and p.window_left < 0 and p.window_right < 0 and p.bias is None:
             return None, True
         return super().mask(p, b, n)

@@ -133,14 +133,19 @@ static inline int pv_rope_config_version(const pv_rope_config *cfg) {
  *   j < k_len[b]                              (padding: later keys are not read)
  *   and, if causal, j <= p
  *   and j >= p - window_left  (if window_left >= 0)
- *   and j <= p + window_right (if window_right >= 0).
+ *   and j <= p + window_right (if window_right >= 0)
+ *   and, with an explicit bias, bias[b'][i][j] != -infinity (below).
  * Top-left causal alignment is q_start = 0, bottom-right (FlashAttention >= 2.1,
  * vLLM) q_start = n_k - n_q, decoding against a cache of L keys q_start = L.
  * Query head h reads KV head floor(h * h_kv / h_q) (h_q a multiple of h_kv).
  *
  * The logit of a visible key: x = scale * (q . k_j) (scale 0: 1/sqrt(d)),
  * then softcap c > 0: s = c tanh(x / c) (else s = x), then ALiBi:
- * s += alibi[h] * (j - p). Weights p_j = exp(s_j) / Z with
+ * s += alibi[h] * (j - p), then an explicit additive bias (when bias is not
+ * NULL): s += bias[b'][i][j], b' = b when bias_batch is batch, 0 when it is 1
+ * (one [n_q][n_k] bias for every item), the same for every head; a bias of
+ * -infinity masks the key like the rules above (its weight is exactly 0, its
+ * K and V rows are not read into the row). Weights p_j = exp(s_j) / Z with
  * Z = sum over visible keys of exp(s_j), plus exp(sink[h]) when sinks are
  * given (a sink adds to the denominator only). Invisible keys have weight 0.
  * out = sum_j p_j v_j; lse (when not NULL) = ln Z, natural log, one per
@@ -165,7 +170,10 @@ enum pv_attend_capability {
    * invariance, deterministic inference). No call needs it; the laws that
    * compare calls of different batch sizes are bitwise for a kernel that
    * declares it and within the bound otherwise (attend.batch_invariance). */
-  PV_ATTEND_FIXED_SCHEDULE = 1u << 8
+  PV_ATTEND_FIXED_SCHEDULE = 1u << 8,
+  /* An explicit additive bias or keep-mask (bias != NULL): a plugin built
+   * against an older header never declares it and is never sent one. */
+  PV_ATTEND_BIAS = 1u << 9
 };
 /* What an empty row holds: 0 undeclared (posverify never sends a call with an
  * empty row), zeros, NaN, or the mean of the valid values V[b][0..k_len-1]
@@ -192,6 +200,11 @@ typedef struct pv_attention_problem {
   double softcap;         /* c > 0: s -> c tanh(s/c) after the scale; 0: off */
   const double *sink;     /* [h_q] sink logits, or NULL */
   const double *alibi;    /* [h_q] ALiBi slopes, or NULL */
+  /* PV_ATTEND_BIAS: [bias_batch][n_q][n_k] dense, added to the logits after
+   * the softcap and ALiBi (-infinity: masked), broadcast over heads, and over
+   * items when bias_batch is 1 (else it is batch); NULL and 0 without. */
+  const double *bias;
+  int64_t bias_batch;
 } pv_attention_problem;
 
 /* 1 when key j is visible to query i of batch item b (the rule above). */
@@ -201,6 +214,8 @@ static inline int pv_attend_visible(const pv_attention_problem *p, int64_t b, in
   if (p->causal && j > pos) return 0;
   if (p->window_left >= 0 && j < pos - p->window_left) return 0;
   if (p->window_right >= 0 && j > pos + p->window_right) return 0;
+  if (p->bias && p->bias[((p->bias_batch > 1 ? b : 0) * p->n_q + i) * p->n_k + j] < -1.7976931348623157e308)
+    return 0; /* -infinity */
   return 1;
 }
 

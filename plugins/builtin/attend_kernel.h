@@ -4,7 +4,8 @@
  * running denominator l and accumulator rescaled by exp(m_old - m_new) when
  * the maximum grows, one division at the end: the same tiles and order for a
  * row whatever else the call holds, so it declares a fixed schedule
- * (PV_ATTEND_FIXED_SCHEDULE). A sink enters as the starting
+ * (PV_ATTEND_FIXED_SCHEDULE). An explicit bias is added after the softcap
+ * and ALiBi, its -infinity skipping the key like the mask. A sink enters as the starting
  * state (m = sink, l = 1, nothing accumulated), so it counts in the
  * denominator only. Only visible keys are read (padded and masked K/V memory
  * may hold anything). Arithmetic in the call's dtype: float for PV_F32,
@@ -45,6 +46,8 @@ typedef struct pv_attend_bugs {
                          the rows past the last full block are never written */
   int tile_by_batch;  /* key tiles of 4 when batch x h_q < 8 (to fill the cores), else PV_ATTEND_TILE,
                          while declaring a fixed schedule */
+  int mask_before_cap; /* the explicit bias added before the cap: c tanh((s + bias)/c), -inf giving -c */
+  int bias_item0;      /* every item reads item 0's bias (a per-item bias read as a shared one) */
 } pv_attend_bugs;
 
 /* what an empty row holds (the declared convention, pv_empty_rows) */
@@ -67,8 +70,16 @@ typedef struct pv_attend_bugs {
 #endif
 static const pv_attend_bugs attend_bugs = PV_ATTEND_BUGS;
 
+/* the explicit bias of key j for query i of item b (0 without) */
+static double attend_bias(const pv_attention_problem *p, int64_t b, int64_t i, int64_t j) {
+  if (!p->bias) return 0;
+  const int64_t item = p->bias_batch > 1 && !attend_bugs.bias_item0 ? b : 0;
+  return p->bias[(item * p->n_q + i) * p->n_k + j];
+}
+
 static int attend_visible(const pv_attention_problem *p, int64_t b, int64_t i, int64_t j) {
   const int64_t pos = (attend_bugs.top_left ? 0 : p->q_start[b]) + i;
+  if (attend_bias(p, b, i, j) == -INFINITY && !(attend_bugs.mask_before_cap && p->softcap > 0)) return 0;
   if ((!attend_bugs.reads_padding && j >= p->k_len[b]) || j >= p->n_k) return 0;
   if (p->causal && j > pos && !(attend_bugs.prefill_not_causal && p->n_q > 1)) return 0;
   if (p->window_left >= 0 && j < pos - p->window_left - attend_bugs.window_extra) return 0;
@@ -114,10 +125,13 @@ static int attend_visible(const pv_attention_problem *p, int64_t b, int64_t i, i
               const int alibi = p->alibi && !attend_bugs.no_alibi;                                       \
               const T bias = alibi ? (T)p->alibi[h] * (T)(j - pos) : (T)0;                               \
               const int capped = cap > 0 && !attend_bugs.no_softcap;                                     \
+              const T beta = (T)attend_bias(p, b, i, j);                                                 \
+              if (capped && attend_bugs.mask_before_cap) sc += beta;                                     \
               if (capped && attend_bugs.softcap_swish) sc = sc / cap * TANH(sc / cap);                   \
               else if (capped && attend_bugs.cap_after_bias) sc = cap * TANH((sc + bias) / cap);         \
               else if (capped) sc = cap * TANH(sc / cap);                                                \
               if (alibi && !(capped && attend_bugs.cap_after_bias)) sc += bias;                          \
+              if (p->bias && !(capped && attend_bugs.mask_before_cap)) sc += beta;                       \
               s[j - j0] = sc;                                                                            \
               if (!any || sc > mt) mt = sc;                                                              \
               any = 1;                                                                                   \
@@ -231,7 +245,7 @@ static const pv_impl attend_impl = {
     .name = PV_ATTEND_NAME,
     .attend = attend,
     .attend_caps = PV_ATTEND_CAUSAL | PV_ATTEND_WINDOW | PV_ATTEND_PADDING | PV_ATTEND_GQA | PV_ATTEND_SOFTCAP |
-                   PV_ATTEND_SINKS | PV_ATTEND_ALIBI | PV_ATTEND_LSE | PV_ATTEND_FIXED_SCHEDULE,
+                   PV_ATTEND_SINKS | PV_ATTEND_ALIBI | PV_ATTEND_LSE | PV_ATTEND_FIXED_SCHEDULE | PV_ATTEND_BIAS,
     .attend_empty_rows = PV_ATTEND_DECLARED_EMPTY,
     .dtypes = PV_ATTEND_DTYPES,
 };

@@ -1,8 +1,10 @@
 /* Panel member: attend() (ABI version 4) the way ggml builds it (llama.cpp's
  * KQ mask and soft_max_ext): one float16 mask per batch item, [n_q][k_len],
- * holding -infinity for a masked key and otherwise 0, or with ALiBi the
- * key's relative position j - p (an integer, exact in float16 up to 2048),
- * built once and shared by every head; a head's scores are
+ * holding -infinity for a masked key (by the flags or the explicit bias) and
+ * otherwise 0, or with ALiBi the key's relative position j - p (an integer,
+ * exact in float16 up to 2048), built once and shared by every head; the
+ * explicit bias's finite values stored in float16 beside it (the mask
+ * llama.cpp's caller hands ggml is float16); a head's scores are
  * softcap tanh(q.k (scale / softcap)) (the scale folded into the cap's
  * division, as ggml folds it) plus slope times the mask value; the sink
  * joins the maximum and the denominator; then exp, sum, and V weighted in
@@ -17,9 +19,11 @@
     (void)lse; /* not declared: never asked for */                                                  \
     const T scale = p->scale != 0 ? (T)p->scale : (T)1 / SQRT((T)p->d);                            \
     _Float16 *mask = malloc(sizeof(_Float16) * (size_t)(p->n_q * p->n_k + 1));                     \
+    _Float16 *bias = malloc(sizeof(_Float16) * (size_t)(p->n_q * p->n_k + 1));                     \
     T *s = malloc(sizeof(T) * (size_t)(p->n_k + 1));                                               \
-    if (!mask || !s) {                                                                              \
+    if (!mask || !bias || !s) {                                                                     \
       free(mask);                                                                                   \
+      free(bias);                                                                                   \
       free(s);                                                                                      \
       return 2;                                                                                     \
     }                                                                                               \
@@ -30,6 +34,8 @@
           mask[i * n + j] = !pv_attend_visible(p, b, i, j) ? (_Float16)-INFINITY                   \
                             : p->alibi                     ? (_Float16)(j - (p->q_start[b] + i))   \
                                                            : (_Float16)0;                          \
+      for (int64_t i = 0; i < p->n_q; ++i)                                                          \
+        for (int64_t j = 0; j < n; ++j) bias[i * n + j] = (_Float16)pv_panel_bias(p, b, i, j);      \
       for (int64_t h = 0; h < p->h_q; ++h) {                                                        \
         const int64_t g = h * p->h_kv / p->h_q;                                                     \
         const T slope = p->alibi ? (T)p->alibi[h] : (T)1;                                           \
@@ -46,6 +52,7 @@
             for (int64_t l = 0; l < p->d; ++l) dot += qi[l] * kj[l];                                \
             T x = p->softcap > 0 ? (T)p->softcap * TANH(dot * (scale / (T)p->softcap)) : dot * scale; \
             s[j] = x + slope * mv;                                                                  \
+            if (p->bias) s[j] += (T)bias[i * n + j];                                                \
             if (s[j] > mx) mx = s[j];                                                               \
           }                                                                                         \
           for (int64_t c = 0; c < p->d_v; ++c) o[c] = 0;                                            \
@@ -62,6 +69,7 @@
       }                                                                                             \
     }                                                                                               \
     free(mask);                                                                                     \
+    free(bias);                                                                                     \
     free(s);                                                                                        \
     return 0;                                                                                       \
   }

@@ -10,7 +10,8 @@
  * Float16 and bfloat16 (declared in dtypes): the eager attention run in the
  * dtype, each operation computed in float32 (PyTorch's opmath) and its result
  * stored in the format -- the scores q.k, times the scale, the softcap's
- * division, tanh and product, the ALiBi bias and the biased score -- then the
+ * division, tanh and product, the ALiBi bias and the biased score, the
+ * explicit bias and that biased score -- then the
  * mask added and the softmax taken in float32 (softmax(..., dtype=float32)),
  * the probabilities stored in the format, p v summed in float32 (a matmul's
  * accumulator) and the output stored. */
@@ -85,6 +86,7 @@ static int attend_16(pv_dtype t, const pv_attention_problem *p, const void *qp, 
             x = pv_round16(t, x * cap);
           }
           if (p->alibi) x = pv_round16(t, x + pv_round16(t, (float)p->alibi[h] * (float)(j - (p->q_start[b] + i))));
+          if (p->bias) x = pv_round16(t, x + pv_round16(t, (float)pv_panel_bias(p, b, i, j)));
           s[j] = x + (pv_attend_visible(p, b, i, j) ? 0.0f : -FLT_MAX);
           if (s[j] > mx) mx = s[j];
         }

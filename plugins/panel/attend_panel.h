@@ -14,8 +14,17 @@
 /* Row (b, token t, head h) of tensor x, whose strides are member S of p. */
 #define PV_PANEL_ROW(p, x, S, b, t, h) ((x) + (b) * (p)->S[0] + (t) * (p)->S[1] + (h) * (p)->S[2])
 
+/* The explicit bias of key j for query i of item b when it is finite (its
+ * -infinity masks the key: pv_attend_visible), else 0. */
+static inline double pv_panel_bias(const pv_attention_problem *p, int64_t b, int64_t i, int64_t j) {
+  if (!p->bias) return 0;
+  const double x = p->bias[((p->bias_batch > 1 ? b : 0) * p->n_q + i) * p->n_k + j];
+  return x > -INFINITY ? x : 0;
+}
+
 /* The logit of key j for query i of item b, head h: scale q.k, then
- * c tanh(x / c), then + alibi[h] (j - p); in T, assigned to `out`. */
+ * c tanh(x / c), then + alibi[h] (j - p), then + the explicit bias; in T,
+ * assigned to `out`. */
 #define PV_PANEL_LOGIT(T, TANH, p, qi, kj, scale, b, i, h, j, out)                  \
   do {                                                                              \
     T dot_ = 0;                                                                     \
@@ -23,6 +32,7 @@
     T x_ = dot_ * (scale);                                                          \
     if ((p)->softcap > 0) x_ = (T)(p)->softcap * TANH(x_ / (T)(p)->softcap);        \
     if ((p)->alibi) x_ += (T)(p)->alibi[h] * (T)((j) - ((p)->q_start[b] + (i)));    \
+    if ((p)->bias) x_ += (T)pv_panel_bias(p, b, i, j);                              \
     (out) = x_;                                                                     \
   } while (0)
 
@@ -63,6 +73,6 @@ static inline int pv_panel_no16(pv_dtype t, const pv_attention_problem *p, const
 
 #define PV_PANEL_EVERY_CAPABILITY                                                                  \
   (PV_ATTEND_CAUSAL | PV_ATTEND_WINDOW | PV_ATTEND_PADDING | PV_ATTEND_GQA | PV_ATTEND_SOFTCAP | \
-   PV_ATTEND_SINKS | PV_ATTEND_ALIBI | PV_ATTEND_LSE)
+   PV_ATTEND_SINKS | PV_ATTEND_ALIBI | PV_ATTEND_LSE | PV_ATTEND_BIAS)
 
 #endif

@@ -26,7 +26,7 @@ __all__ = ["Kernel", "RopeConfig", "RopeScaling", "ROPE_CAPS", "AttentionProblem
 
 #: the highest version of docs/protocol.md this package speaks (it answers
 #: posverify's HELLO with the lower of this and the version offered)
-PROTOCOL_VERSION = 4
+PROTOCOL_VERSION = 5
 
 #: the RoPE configurations a kernel may declare in ``rope_caps`` and their
 #: bits (PV_ROPE_* of posverify/impl.h); "length_from_positions": dynamic NTK
@@ -42,9 +42,10 @@ ROPE_CAPS = {"partial": 1, "mrope": 2, "scaled": 4, "length_from_positions": 8, 
 #: another is "unsupported" without a call. "fixed_schedule" is a
 #: declaration, not a configuration: a row's schedule depends only on its own
 #: problem, never on the batch size or the other items, so a row has the same
-#: bits in any call (attend.batch_invariance is bitwise for such a kernel)
+#: bits in any call (attend.batch_invariance is bitwise for such a kernel).
+#: "bias" (protocol 5): an explicit additive bias or keep-mask
 ATTEND_CAPS = {"causal": 1, "window": 2, "padding": 4, "gqa": 8, "softcap": 16, "sinks": 32, "alibi": 64,
-               "lse": 128, "fixed_schedule": 256}
+               "lse": 128, "fixed_schedule": 256, "bias": 512}
 
 #: what an empty row of ``attend`` (no visible key, no sink) holds
 #: (pv_empty_rows): "" undeclared (no call with an empty row is made), the
@@ -106,8 +107,10 @@ class AttentionProblem:
     p - window_left <= j (window_left >= 0), and j <= p + window_right
     (window_right >= 0). Query head h reads KV head h * h_kv // h_q. A
     visible key's logit is x = scale * q.k (scale 0: 1/sqrt(d)), then
-    softcap c > 0: c * tanh(x / c), then ALiBi: + alibi[h] * (j - p);
-    sink[h] adds exp(sink[h]) to the softmax's denominator only."""
+    softcap c > 0: c * tanh(x / c), then ALiBi: + alibi[h] * (j - p), then
+    the explicit bias (``bias`` not None): + bias[b or 0, i, j], the same for
+    every head, -inf masking the key; sink[h] adds exp(sink[h]) to the
+    softmax's denominator only."""
 
     batch: int
     h_q: int
@@ -129,6 +132,11 @@ class AttentionProblem:
     alibi: Any = None
     #: whether the call asks for the log-sum-exp: then ``attend`` returns (out, lse)
     lse: bool = False
+    #: protocol 5, capability "bias": a float64 [bias_batch, n_q, n_k] tensor
+    #: added to the logits after the softcap and ALiBi (-inf: the key masked),
+    #: one per item, or one for every item when bias_batch is 1; None without
+    bias: Any = None
+    bias_batch: int = 0
     #: the strides of the C call the tensors were laid out with (elements of
     #: (batch, token, head)); the tensors already carry them
     q_stride: Tuple[int, ...] = ()

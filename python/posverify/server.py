@@ -382,7 +382,8 @@ class Server:
         b = self.b
 
         def shape(buf, key="shape"):
-            return tuple(vals[d] for d in buf.get(key) or buf["shape"])
+            # a field of a later protocol than the conversation's is absent: none of that buffer
+            return tuple(vals.get(d, 0) for d in buf.get(key) or buf["shape"])
 
         def count(buf):
             n = 1

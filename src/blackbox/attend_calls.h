@@ -181,11 +181,13 @@ call attend_call(const problem& P, const layouts& L) {
   s.window_right = P.right;
   s.scale = P.scale;
   s.softcap = P.softcap;
+  s.bias_batch = P.bias.empty() ? 0 : P.bias_batch;
   return call(op::attend, dtype_of<T>(),
               {long(P.sink.size()), long(P.alibi.size()), P.lse ? long(P.lse_size()) : 0L},
               {sandbox::bytes_of_struct(s), strided<T>(P.q, L.q, P.batch, P.n_q, P.h_q, P.d),
                strided<T>(P.k, L.k, P.batch, P.n_k, P.h_kv, P.d), strided<T>(P.v, L.v, P.batch, P.n_k, P.h_kv, P.d_v),
-               int64_bytes(P.q_start), int64_bytes(P.k_len), sandbox::bytes_of(P.sink), sandbox::bytes_of(P.alibi)});
+               int64_bytes(P.q_start), int64_bytes(P.k_len), sandbox::bytes_of(P.sink), sandbox::bytes_of(P.alibi),
+               sandbox::bytes_of(P.bias)});
 }
 
 /// The kernel's output of P read back dense (out[b][i][h][c]) from the strided
@@ -251,7 +253,11 @@ inline std::string describe(const problem& P, const layouts& L) {
                   ", window = (" + std::to_string(P.left) + ", " + std::to_string(P.right) +
                   "), scale = " + to_decimal(P.scale) + ", softcap = " + to_decimal(P.softcap) +
                   "\nsink = " + list_text(P.sink) + ", alibi = " + list_text(P.alibi) +
-                  ", lse = " + (P.lse ? "1" : "0") + "\nstrides: q " + strides_text(L.q) + ", k " +
+                  ", lse = " + (P.lse ? "1" : "0") +
+                  (P.bias.empty() ? std::string()
+                                  : "\nbias_batch = " + std::to_string(P.bias_batch) +
+                                        ", bias [b][i][j] = " + list_text(P.bias)) +
+                  "\nstrides: q " + strides_text(L.q) + ", k " +
                   strides_text(L.k) + ", v " + strides_text(L.v) + ", out " + strides_text(L.out) +
                   "\nq [b][i][h][l] = " + list_text(P.q) + "\nk [b][j][g][l] = " + list_text(P.k) +
                   "\nv [b][j][g][c] = " + list_text(P.v);

@@ -7,8 +7,8 @@
 // the problem, its exact reference and the any-order bound (problem.h),
 // attend.reference, attend.gqa_repeat, attend.causal_prefix,
 // attend.decode_rows, attend.padding, attend.support, attend.lse_merge,
-// attend.convex_hull, attend.independence, attend.cache, attend.layout and
-// attend.homogeneity.
+// attend.convex_hull, attend.independence, attend.cache, attend.layout,
+// attend.homogeneity, attend.batch_invariance and attend.permutation.
 #include "blackbox/attend_calls.h"
 #include "blackbox/declines.h"
 #include "blackbox/law_run.h"
@@ -24,6 +24,7 @@
 #include "laws/attend/layout.h"
 #include "laws/attend/lse_merge.h"
 #include "laws/attend/padding.h"
+#include "laws/attend/permutation.h"
 #include "laws/attend/problem.h"
 #include "laws/attend/reference.h"
 #include "laws/attend/support.h"
@@ -32,6 +33,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <utility>
 
 namespace pv::blackbox {
 namespace {
@@ -68,6 +70,10 @@ struct wants {
   bool lse = false;        ///< the log-sum-exp asked for, no sinks, n_k >= 2 (the merge law)
   bool cap_and_alibi = false;  ///< softcap and ALiBi together, where both are declared (their order)
   bool several = false;    ///< batch >= 2 and h_kv = 2 (items and KV heads to tell apart)
+  /// an explicit bias in some cases, where the kernel declares it (the laws whose calls carry it)
+  bool bias = false;
+  bool cap_and_bias = false;  ///< softcap and a bias with masked keys together, where both are declared
+  bool no_alibi = false;
   /// the cases query_blocks(k) draw n_q across blocks of 64 rows (a grid of query blocks, its last
   /// partial block): the laws that judge every row, where the exact reference's cost allows
   bool query_blocks = false;
@@ -87,6 +93,20 @@ bool query_empties(int k) { return k % 10 == 8; }
 double query_scale(int k) {
   static const double scales[] = {1, 3, 0.3, 8};
   return scales[k % 4];
+}
+
+/// An explicit bias for P, one per item or one shared (when batch > 1, either
+/// way): a keep-mask (0 or -inf), values, or values with masked keys; the
+/// values quarters in [-4, 4], exact in every format (the bound need not
+/// count their storage). `masked`: some keys masked.
+void draw_bias(rng& g, problem& P, bool masked) {
+  P.bias_batch = P.batch > 1 && g.range(0, 1) ? P.batch : 1;
+  P.bias.assign(std::size_t(P.bias_batch * P.n_q * P.n_k), 0.0);
+  const long mode = masked ? 2 * g.range(0, 1) : g.range(0, 2);  // 0 mask, 1 values, 2 both
+  for (auto& x : P.bias) {
+    if (mode != 1 && g.range(0, 3) == 0) x = -std::numeric_limits<double>::infinity();
+    else if (mode != 0) x = double(g.range(-16, 16)) / 4;
+  }
 }
 
 /// Draws a problem of case k: shapes, positions, masks and scalars from the
@@ -150,11 +170,14 @@ problem draw(const check_run& cx, rng& g, int k, std::uint32_t caps, la::empty_r
     }
     P.scale = k % 2 ? g.real(0.05, 1.5) : 0.0;
     const bool both = w.cap_and_alibi && !w.no_extras && has(caps, PV_ATTEND_SOFTCAP) && has(caps, PV_ATTEND_ALIBI);
-    if (both || (has(caps, PV_ATTEND_SOFTCAP) && g.range(0, 2) == 0)) P.softcap = g.real(0.5, 4.0);
+    const bool biased = w.bias && has(caps, PV_ATTEND_BIAS),
+               cap_bias = biased && w.cap_and_bias && has(caps, PV_ATTEND_SOFTCAP);
+    if (both || cap_bias || (has(caps, PV_ATTEND_SOFTCAP) && g.range(0, 2) == 0)) P.softcap = g.real(0.5, 4.0);
     if (!w.no_extras && !w.lse && has(caps, PV_ATTEND_SINKS) && g.range(0, 2) == 0)
       for (long h = 0; h < P.h_q; ++h) P.sink.push_back(g.real(-3, 3));
-    if (!w.no_extras && has(caps, PV_ATTEND_ALIBI) && (both || g.range(0, 3) == 0))
+    if (!w.no_extras && has(caps, PV_ATTEND_ALIBI) && (both || g.range(0, 3) == 0) && !w.no_alibi)
       for (long h = 0; h < P.h_q; ++h) P.alibi.push_back(std::ldexp(1.0, -int(8 * (h + 1) / P.h_q)));
+    if (biased && (cap_bias || g.range(0, 1))) draw_bias(g, P, cap_bias);
     P.lse = w.lse || (!w.no_extras && has(caps, PV_ATTEND_LSE) && g.range(0, 1));
     // every tenth case, for a kernel declaring what an empty row holds, rows that see no key and no
     // sink (an item padded to nothing, or a query before the first key under the causal mask: NaN
@@ -286,6 +309,36 @@ void one_call_cases(law_run& L, const std::vector<int>& ks, Make make, Judge jud
               });
 }
 
+/// The cases of a law that compares two attend() calls per case: case k's
+/// pair of problems from make(g, k), the layouts of the first then of the
+/// second drawn after them from the same generator, both calls run, and
+/// judge(i, P, Q, a, la, b, lb, desc) on their outputs read back dense (i the
+/// case's index in ks); judge returns whether the case holds. `describe_pair`
+/// the text of case i from its problems and layouts.
+template <class T, class Make, class Describe, class Judge>
+void two_call_cases(law_run& L, const std::vector<int>& ks, Make make, Describe describe_pair, Judge judge) {
+  std::vector<problem> ps, rs;
+  std::vector<layouts> ls, lr;
+  for (int k : ks) {
+    auto g = L.rng_for(k);
+    auto [P, R] = make(g, k);
+    ps.push_back(std::move(P));
+    rs.push_back(std::move(R));
+    ls.push_back(draw_layouts(g, ps.back()));
+    lr.push_back(draw_layouts(g, rs.back()));
+    L.add(attend_call<T>(ps.back(), ls.back()));
+    L.add(attend_call<T>(rs.back(), lr.back()));
+  }
+  L.run();
+  L.each_case(ks, 2, [&](std::size_t i) { return describe_pair(ps[i], ls[i], rs[i], lr[i]); },
+              [&](std::size_t i, const describer& desc) {
+                std::vector<double> a, b, la_, lb;
+                read_back<T>(ps[i], ls[i], L.results()[2 * i], a, la_);
+                read_back<T>(rs[i], lr[i], L.results()[2 * i + 1], b, lb);
+                return judge(i, ps[i], rs[i], a, la_, b, lb, desc);
+              });
+}
+
 template <class T>
 law_result law_attend_reference(const check_run& cx) {
   namespace law = laws::attend_reference;
@@ -302,6 +355,10 @@ law_result law_attend_reference(const check_run& cx) {
         wants w;
         w.cap_and_alibi = k % 4 == 1;
         w.query_blocks = true;
+        // an explicit bias where declared, every fourth case with the softcap and masked keys (the
+        // order of the two shows only then)
+        w.bias = true;
+        w.cap_and_bias = k % 4 == 3;
         return draw<T>(cx, g, k, cx.lib.attend_caps, conv, w);
       },
       [&](const problem& P, const layouts& lay, const std::vector<double>& out, const std::vector<double>& lse, int k,
@@ -353,8 +410,8 @@ law_result law_attend_reference(const check_run& cx) {
                    (cx.accuracy.u > 0 ? cause_of(cx.accuracy) : std::string(type_name<T>()) + " arithmetic");
           }
           L.diagnose(dg.empty() ? "no single cause found among the alignment, the window's ends, the GQA "
-                                   "mapping, the scale, the softcap, the ALiBi slopes, the sinks, the padding, "
-                                   "the empty rows and the accuracy classes"
+                                   "mapping, the scale, the softcap, the ALiBi slopes, the explicit bias, the sinks, "
+                                   "the padding, the empty rows and the accuracy classes"
                                  : dg);
         }
         return ok;
@@ -369,34 +426,25 @@ law_result law_gqa_repeat(const check_run& cx) {
   if (!L.selected()) return L.finish();
   const auto ks = L.case_indices();
   const auto conv = convention(cx);
-  std::vector<problem> ps, rs;
-  std::vector<layouts> ls, lr;
+  const auto U = units<T>(cx);
   wants w;
   w.gqa = true;
-  for (int k : ks) {
-    auto g = L.rng_for(k);
-    ps.push_back(draw<T>(cx, g, k, cx.lib.attend_caps | PV_ATTEND_GQA, conv, w));
-    rs.push_back(law::repeated(ps.back()));
-    ls.push_back(draw_layouts(g, ps.back()));
-    lr.push_back(draw_layouts(g, rs.back()));
-    L.add(attend_call<T>(ps.back(), ls.back()));
-    L.add(attend_call<T>(rs.back(), lr.back()));
-  }
-  L.run();
-  const auto U = units<T>(cx);
-  L.each_case(ks, 2, [&](std::size_t i) { return describe(ps[i], ls[i]); },
-              [&](std::size_t i, const describer& desc) {
-                std::vector<double> a, b, la_, lb;
-                read_back<T>(ps[i], ls[i], L.results()[2 * i], a, la_);
-                read_back<T>(rs[i], lr[i], L.results()[2 * i + 1], b, lb);
-                const auto B = la::any_order(ps[i], conv, U);
-                const bool ok = record(L, ks[i], ps[i], law::compare(a, b, B), "with K/V repeated to h_q", desc);
-                if (!ok) {
-                  if (matches(ps[i], a, conv, U, la::variant{.tile = true}))
-                    L.diagnose(laws::attend_reference::kGqaTile);
-                }
-                return ok;
-              });
+  w.bias = true;
+  two_call_cases<T>(
+      L, ks,
+      [&](rng& g, int k) {
+        problem P = draw<T>(cx, g, k, cx.lib.attend_caps | PV_ATTEND_GQA, conv, w);
+        problem R = law::repeated(P);
+        return std::pair{std::move(P), std::move(R)};
+      },
+      [](const problem& P, const layouts& l, const problem&, const layouts&) { return describe(P, l); },
+      [&](std::size_t i, const problem& P, const problem&, const std::vector<double>& a, const std::vector<double>&,
+          const std::vector<double>& b, const std::vector<double>&, const describer& desc) {
+        const bool ok =
+            record(L, ks[i], P, law::compare(a, b, la::any_order(P, conv, U)), "with K/V repeated to h_q", desc);
+        if (!ok && matches(P, a, conv, U, la::variant{.tile = true})) L.diagnose(laws::attend_reference::kGqaTile);
+        return ok;
+      });
   return L.finish();
 }
 
@@ -743,6 +791,7 @@ law_result law_support(const check_run& cx) {
   wants w;
   w.no_extras = true;
   w.small_keys = true;
+  w.bias = true;
   one_call_cases<T>(
       L, ks, [&](rng& g, int k) { return law::probe(draw<T>(cx, g, k, cx.lib.attend_caps, conv, w)); },
       [&](const problem& P, const layouts&, const std::vector<double>& out, const std::vector<double>&, int k,
@@ -1073,7 +1122,7 @@ law_result law_layout(const check_run& cx) {
   std::vector<std::vector<layouts>> others;
   for (int k : ks) {
     auto g = L.rng_for(k);
-    const problem P = draw<T>(cx, g, k, cx.lib.attend_caps, conv, {});
+    const problem P = draw<T>(cx, g, k, cx.lib.attend_caps, conv, {.bias = true});
     const layouts D = dense_layouts(P);
     others.emplace_back();
     for (std::size_t o = 0; o < kOthers; ++o) {
@@ -1213,6 +1262,68 @@ law_result law_homogeneity(const check_run& cx) {
   return L.finish();
 }
 
+/// A random permutation of 0 .. n-1 (Fisher-Yates).
+std::vector<long> draw_permutation(rng& g, long n) {
+  std::vector<long> p(static_cast<std::size_t>(n));
+  for (long i = 0; i < n; ++i) p[std::size_t(i)] = i;
+  for (long i = n - 1; i > 0; --i) std::swap(p[std::size_t(i)], p[std::size_t(g.range(0, i))]);
+  return p;
+}
+
+template <class T>
+law_result law_permutation(const check_run& cx) {
+  namespace law = laws::attend_permutation;
+  law_run L(cx, law::id, type_name<T>(), "", law::statement(), law::tolerance_rule());
+  if (!L.selected()) return L.finish();
+  const auto ks = L.case_indices();
+  const auto conv = convention(cx);
+  const auto U = units<T>(cx);
+  std::vector<std::vector<long>> pis;  // case i's permutation of the queries
+  wants w;
+  w.bias = true;
+  w.no_alibi = true;
+  // which call is off its exact value, and by which reading of its problem (attend.reference's)
+  const auto off = [&](const problem& X, const std::vector<double>& out, const std::vector<double>& lse) {
+    const auto [E, B] = la::reference_and_bound(X, conv, U);
+    if (laws::attend_reference::compare(X, out, lse, E, B).within()) return std::string();
+    for (const auto& v : laws::attend_reference::variants(X)) {
+      const auto [Ev, Bv] = la::reference_and_bound(X, conv, U, v.w);
+      if (laws::attend_reference::compare(X, out, lse, Ev, Bv).within()) return std::string(v.name);
+    }
+    return std::string("off its exact value, no single cause found");
+  };
+  two_call_cases<T>(
+      L, ks,
+      [&](rng& g, int k) {
+        // no empty rows drawn (they hold the convention, judged by attend.reference)
+        problem P = draw<T>(cx, g, k, cx.lib.attend_caps, la::empty_rows::undeclared, w);
+        pis.push_back(draw_permutation(g, P.n_q));
+        problem R = law::permuted(law::as_bias(P), pis.back(), draw_permutation(g, P.n_k));
+        return std::pair{std::move(P), std::move(R)};
+      },
+      [](const problem& P, const layouts& l, const problem& R, const layouts& lr) {
+        return describe(P, l) + "\npermuted, with the bias:\n" + describe(R, lr);
+      },
+      [&](std::size_t i, const problem& P, const problem& R, const std::vector<double>& a,
+          const std::vector<double>& la_, const std::vector<double>& b, const std::vector<double>& lb,
+          const describer& desc) {
+        const auto wc = law::compare(P, pis[i], a, la_, b, lb, la::any_order(P, conv, U), la::any_order(R, conv, U));
+        const bool ok = record(L, ks[i], R, wc, "the row of the call with the flags", desc);
+        if (ok) return true;
+        const std::string flags = off(P, a, la_), bias = off(R, b, lb);
+        if (flags.empty() && !bias.empty())
+          L.diagnose("the permuted call with the explicit bias is wrong, the call with the flags right: " + bias);
+        else if (!flags.empty() && bias.empty())
+          L.diagnose("the call with the flags is wrong, the permuted call with the explicit bias right: " + flags);
+        else if (!flags.empty() && flags == bias)
+          L.diagnose("both calls are wrong, alike: " + flags);
+        else if (!flags.empty())
+          L.diagnose("both calls are wrong: with the flags, " + flags + "; permuted with the bias, " + bias);
+        return false;
+      });
+  return L.finish();
+}
+
 template <class T>
 void attend_all_for(const check_run& cx, std::vector<law_result>& out) {
   out.push_back(law_attend_reference<T>(cx));
@@ -1228,6 +1339,7 @@ void attend_all_for(const check_run& cx, std::vector<law_result>& out) {
   out.push_back(law_layout<T>(cx));
   out.push_back(law_homogeneity<T>(cx));
   out.push_back(law_batch_invariance<T>(cx));
+  out.push_back(law_permutation<T>(cx));
 }
 
 }  // namespace

@@ -42,7 +42,11 @@ inline constexpr std::uint32_t kEveryRopeDeclaration =
 /// the fixed-schedule declaration with them.
 inline constexpr std::uint32_t kEveryAttendCapability = PV_ATTEND_CAUSAL | PV_ATTEND_WINDOW | PV_ATTEND_PADDING |
                                                         PV_ATTEND_GQA | PV_ATTEND_SOFTCAP | PV_ATTEND_SINKS |
-                                                        PV_ATTEND_ALIBI | PV_ATTEND_LSE | PV_ATTEND_FIXED_SCHEDULE;
+                                                        PV_ATTEND_ALIBI | PV_ATTEND_LSE | PV_ATTEND_FIXED_SCHEDULE |
+                                                        PV_ATTEND_BIAS;
+/// What a server of protocol version 4 may declare: the explicit bias
+/// travels from version 5 (its members are fields of that version).
+inline constexpr std::uint32_t kProtocol4AttendCapabilities = kEveryAttendCapability & ~std::uint32_t(PV_ATTEND_BIAS);
 
 /// The configuration of a rope() call (its first buffer; zero past a short one).
 inline pv_rope_config rope_config_of(const call& c) {
@@ -142,6 +146,9 @@ inline std::uint32_t demands(const call& c) {
   std::vector<std::int64_t> qv(qs, qs + p.batch), kv(kl, kl + p.batch);
   p.q_start = qv.data();
   p.k_len = kv.data();
+  std::vector<double> bias(c.input(8).size() / 8);
+  if (!bias.empty()) std::memcpy(bias.data(), c.input(8).data(), bias.size() * 8);
+  p.bias = p.bias_batch > 0 && !bias.empty() ? bias.data() : nullptr;
   std::uint32_t bits = 0;
   if (p.causal) bits |= PV_ATTEND_CAUSAL;
   if (p.window_left >= 0 || p.window_right >= 0) bits |= PV_ATTEND_WINDOW;
@@ -152,6 +159,7 @@ inline std::uint32_t demands(const call& c) {
   if (c.dim("n_sink")) bits |= PV_ATTEND_SINKS;
   if (c.dim("n_alibi")) bits |= PV_ATTEND_ALIBI;
   if (c.dim("n_lse")) bits |= PV_ATTEND_LSE;
+  if (p.bias) bits |= PV_ATTEND_BIAS;
   if (!c.dim("n_sink"))
     for (std::int64_t b = 0; b < p.batch && !(bits & kEmptyRows); ++b)
       for (std::int64_t i = 0; i < p.n_q && !(bits & kEmptyRows); ++i) {
@@ -288,7 +296,10 @@ inline const std::vector<operation>& operations() {
                      {.name = "causal", .type = wire::i32, .config = 0, .offset = offsetof(pv_attention_problem, causal),
                       .lo = 0, .hi = 1, .protocol = 4, .boolean = true},
                      PV_ATTEND_FIELD(window_left, i64, ), PV_ATTEND_FIELD(window_right, i64, ),
-                     PV_ATTEND_FIELD(scale, f64, ), PV_ATTEND_FIELD(softcap, f64, )},
+                     PV_ATTEND_FIELD(scale, f64, ), PV_ATTEND_FIELD(softcap, f64, ),
+                     // protocol version 5: the explicit bias (its items; the bias is a buffer)
+                     {.name = "bias_batch", .type = wire::i64, .config = 0,
+                      .offset = offsetof(pv_attention_problem, bias_batch), .lo = 0, .protocol = 5}},
 #undef PV_ATTEND_FIELD
           .buffers = {{.name = "problem", .type = elem::config, .bytes = sizeof(pv_attention_problem),
                        .python_class = "AttentionProblem"},
@@ -308,6 +319,7 @@ inline const std::vector<operation>& operations() {
                       {.name = "k_len", .type = elem::i64, .shape = {"batch"}, .member = "problem"},
                       {.name = "sink", .type = elem::f64, .shape = {"n_sink"}, .member = "problem"},
                       {.name = "alibi", .type = elem::f64, .shape = {"n_alibi"}, .member = "problem"},
+                      {.name = "bias", .type = elem::f64, .shape = {"bias_batch", "n_q", "n_k"}, .member = "problem"},
                       {.name = "out", .use = role::out, .shape = {"batch", "n_q", "h_q", "d_v"},
                        .elements = attend_row::strided_elements<&attend_row::problem_t::out_stride, &attend_row::problem_t::n_q,
                                                                  &attend_row::problem_t::h_q, &attend_row::problem_t::d_v>,
@@ -322,7 +334,8 @@ inline const std::vector<operation>& operations() {
             p.k_len = a.p<const std::int64_t>(5);
             p.sink = a.i(0) ? a.p<const double>(6) : nullptr;
             p.alibi = a.i(1) ? a.p<const double>(7) : nullptr;
-            return f.attend(a.t, &p, a.p(1), a.p(2), a.p(3), a.p(8), a.i(2) ? a.p<double>(9) : nullptr);
+            p.bias = p.bias_batch > 0 ? a.p<const double>(8) : nullptr;
+            return f.attend(a.t, &p, a.p(1), a.p(2), a.p(3), a.p(9), a.i(2) ? a.p<double>(10) : nullptr);
           },
           .work = [](const call& c) {
             return double(c.dim("batch")) * double(c.dim("h_q")) * double(c.dim("n_q")) * double(c.dim("n_k")) *

@@ -363,7 +363,7 @@ std::string read_hello(const std::string& p, hello_answer& h) {
              std::to_string(p.size()) + " bytes, too few for attend_caps and attend_empty_rows";
     std::memcpy(&h.attend_caps, p.data() + at, 4);
     std::memcpy(&h.attend_empty_rows, p.data() + at + 4, 4);
-    h.attend_caps &= kEveryAttendCapability;
+    h.attend_caps &= h.version >= 5 ? kEveryAttendCapability : kProtocol4AttendCapabilities;
     if (h.attend_empty_rows > PV_EMPTY_MEAN)
       return "its HELLO answer declares attend_empty_rows " + std::to_string(h.attend_empty_rows) +
              " (0 undeclared, 1 zeros, 2 NaN, 3 the mean of V: docs/protocol.md)";

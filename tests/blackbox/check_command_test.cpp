@@ -496,6 +496,8 @@ TEST(CheckMutation, EveryMutantIsCaught) {
       {"attend_softcap_ignored", "attend.reference"},
       {"attend_softcap_swish", "attend.reference"},
       {"attend_softcap_after_alibi", "attend.reference"},
+      {"attend_mask_before_cap", "attend.reference"},
+      {"attend_bias_item0", "attend.reference"},
       {"attend_scale_ignored", "attend.reference"},
       {"attend_scale_ignored", "attend.homogeneity"},
       {"attend_alibi_ignored", "attend.reference"},

@@ -32,6 +32,10 @@ class NumpyAttend(posverify.Kernel):
                 keep &= j >= pos - p.window_left
             if p.window_right >= 0:
                 keep &= j <= pos + p.window_right
+            bias = np.zeros((p.n_q, n))
+            if p.bias is not None:
+                bias = p.bias[b if p.bias_batch > 1 else 0][:, :n]
+                keep &= bias != -np.inf
             for h in range(p.h_q):
                 g = h * p.h_kv // p.h_q
                 s = q[b, :, h, :].astype(np.float64) @ k[b, :n, g, :].astype(np.float64).T * p.softmax_scale
@@ -39,7 +43,7 @@ class NumpyAttend(posverify.Kernel):
                     s = p.softcap * np.tanh(s / p.softcap)
                 if p.alibi is not None:
                     s = s + p.alibi[h] * (j - pos)
-                s = np.where(keep, s, -np.inf)
+                s = np.where(keep, s + np.where(keep, bias, 0.0), -np.inf)
                 cols = [s] if p.sink is None else [s, np.full((p.n_q, 1), p.sink[h])]
                 full = np.concatenate(cols, axis=1)
                 m = full.max(axis=1, keepdims=True) if full.shape[1] else np.zeros((p.n_q, 1))

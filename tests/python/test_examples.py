@@ -203,7 +203,7 @@ def test_numpy_rope():
 # --- attend through the pipe (protocol version 4) -----------------------------
 
 ATTEND_LAWS = ("reference", "support", "gqa_repeat", "causal_prefix", "decode_rows", "padding", "lse_merge",
-               "convex_hull", "independence", "cache", "layout", "homogeneity")
+               "convex_hull", "independence", "cache", "layout", "homogeneity", "permutation")
 
 
 def attend_ok(out, lse=True):
@@ -234,6 +234,7 @@ def test_eager_attention(cls):
     ("EagerGqaTile", "attend.independence", "GQA mapping"),
     ("EagerSoftcapIgnored", "attend.reference", "softcap ignored"),
     ("EagerWindowPlusOne", "attend.support", "window off by one"),
+    ("EagerMaskBeforeSoftcap", "attend.reference", "bias before the softcap"),
 ])
 def test_eager_attention_siblings(cls, law, diagnosis):
     """Each wrong sibling fails the law that states what it breaks, and the
@@ -304,7 +305,8 @@ def test_attend_impl_cmd():
 def test_attend_protocol():
     """The numpy backend's strided views and int64 members; a kernel that
     omits the log-sum-exp it declares, returns it in another shape, or writes
-    its keys is a finding; a version-3 server is never sent attend; an unknown
+    its keys is a finding; a version-4 server is never sent a bias, a
+    version-3 server never attend; an unknown
     capability is a load failure naming it."""
     rc, out = check("attend_kernels:NumpyAttend", path=HERE)
     assert rc == 0
@@ -315,6 +317,12 @@ def test_attend_protocol():
         rc, out = check("attend_kernels:" + cls, "--law", "attend.reference", path=HERE, cases="4")
         assert rc == 1, cls
         assert words in out, cls
+    # a version-4 server declaring "bias" is never sent one (the bias travels from version 5): the
+    # permutation law, which needs it, is unsupported, every other law passes
+    rc, out = check("attend_kernels:NumpyAttend", path=HERE, cases="4", env={"POSVERIFY_SERVER_PROTOCOL": "4"})
+    assert rc == 0
+    assert "--    attend.permutation[float32]  (unsupported" in out
+    assert ok_line("attend.reference[float32]") in out
     rc, out = check("attend_kernels:NumpyAttend", path=HERE, cases="4", env={"POSVERIFY_SERVER_PROTOCOL": "3"})
     assert "attend.reference" not in out
     assert "no law could be run" in out
@@ -614,7 +622,7 @@ def test_protocol_server_negotiates_and_decodes_by_version(monkeypatch):
     assert Rope.seen[-1][0] == RopeConfig(4, 1, (4,), 10000.0, "halves")
     monkeypatch.setenv("POSVERIFY_SERVER_PROTOCOL", "1")
     assert struct.unpack_from("<I", make(Rope()).hello(2)) == (1,)
-    monkeypatch.setenv("POSVERIFY_SERVER_PROTOCOL", "5")
+    monkeypatch.setenv("POSVERIFY_SERVER_PROTOCOL", "6")
     with pytest.raises(ValueError, match="POSVERIFY_SERVER_PROTOCOL"):
         make(Rope())
     monkeypatch.setenv("POSVERIFY_SERVER_PROTOCOL", "2")

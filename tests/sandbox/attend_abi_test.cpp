@@ -11,6 +11,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <string>
 
 namespace sandbox_attend_abi_test {  // this file's names: a unity build compiles several test files as one
@@ -55,7 +56,8 @@ TEST(AttendAbi, CapabilitiesAreReadFromTheMembers) {
   EXPECT_EQ(t.abi_version, 5u);  // version 5: it declares float16 and bfloat16 in `dtypes`
   EXPECT_TRUE(t.has(op::attend));
   EXPECT_TRUE(t.offers(PV_F16) && t.offers(PV_BF16));
-  EXPECT_EQ(t.attend_caps, 0x1FFu) << "causal, window, padding, GQA, softcap, sinks, ALiBi, LSE, a fixed schedule";
+  EXPECT_EQ(t.attend_caps, 0x3FFu)
+      << "causal, window, padding, GQA, softcap, sinks, ALiBi, LSE, a fixed schedule, an explicit bias";
   EXPECT_EQ(t.attend_empty_rows, std::uint32_t(PV_EMPTY_ZEROS));
   const impl_info n = load(POSVERIFY_ATTEND_NO_CAPS);
   EXPECT_TRUE(n.has(op::attend));
@@ -65,8 +67,9 @@ TEST(AttendAbi, CapabilitiesAreReadFromTheMembers) {
 
 /// One attend call on float32: 1 item, h_q query heads over h_kv KV heads,
 /// n_q = 2 queries and n_k = 3 keys of d = d_v = 2, dense; every q, k entry
-/// 0 (uniform weights) and v[j][g][c] = j + 10 g.
-call one_call(std::int64_t h_q, std::int64_t h_kv, bool causal, bool lse) {
+/// 0 (uniform weights) and v[j][g][c] = j + 10 g; `bias` one [n_q][n_k]
+/// for the item, or none.
+call one_call(std::int64_t h_q, std::int64_t h_kv, bool causal, bool lse, const std::vector<double>& bias = {}) {
   pv_attention_problem p{};
   p.batch = 1;
   p.h_q = h_q;
@@ -81,6 +84,7 @@ call one_call(std::int64_t h_q, std::int64_t h_kv, bool causal, bool lse) {
   p.k_stride[0] = p.v_stride[0] = 6 * h_kv;
   p.causal = causal;
   p.window_left = p.window_right = -1;
+  p.bias_batch = bias.empty() ? 0 : 1;
   std::vector<float> q(std::size_t(4 * h_q), 0.0f), k(std::size_t(6 * h_kv), 0.0f), v(std::size_t(6 * h_kv));
   for (std::int64_t j = 0; j < 3; ++j)
     for (std::int64_t g = 0; g < h_kv; ++g)
@@ -92,18 +96,27 @@ call one_call(std::int64_t h_q, std::int64_t h_kv, bool causal, bool lse) {
   };
   const std::vector<std::int64_t> qs = {1}, kl = {3};
   return call(op::attend, PV_F32, {0, 0, lse ? 2 * h_q : 0},
-              {bytes_of_struct(p), bytes(q), bytes(k), bytes(v), bytes(qs), bytes(kl), {}, {}});
+              {bytes_of_struct(p), bytes(q), bytes(k), bytes(v), bytes(qs), bytes(kl), {}, {}, bytes(bias)});
 }
 
 TEST(AttendAbi, ACallNeedingAnUndeclaredCapabilityIsNeverMade) {
   const impl_info none = load(POSVERIFY_ATTEND_NO_CAPS), all = load(builtin("attend_tiled"));
+  const double inf = std::numeric_limits<double>::infinity();
   const std::vector<call> calls = {one_call(2, 2, false, false), one_call(4, 2, false, false),
-                                   one_call(2, 2, true, false), one_call(2, 2, false, true)};
+                                   one_call(2, 2, true, false), one_call(2, 2, false, true),
+                                   one_call(2, 2, false, false, {0, 0, -inf, -inf, 0, 0})};
   const auto rn = run_batch(none, calls, {}), ra = run_batch(all, calls, {});
-  ASSERT_EQ(rn.size(), 4u);
+  ASSERT_EQ(rn.size(), 5u);
   EXPECT_EQ(rn[0].st, status::ok) << rn[0].detail;
-  for (int i : {1, 2, 3}) EXPECT_EQ(rn[std::size_t(i)].st, status::unsupported) << "call " << i << ": GQA, causal, lse";
-  for (int i : {0, 1, 2, 3}) EXPECT_EQ(ra[std::size_t(i)].st, status::ok) << "call " << i << ": " << ra[std::size_t(i)].detail;
+  for (int i : {1, 2, 3, 4})
+    EXPECT_EQ(rn[std::size_t(i)].st, status::unsupported) << "call " << i << ": GQA, causal, lse, a bias";
+  for (int i : {0, 1, 2, 3, 4})
+    EXPECT_EQ(ra[std::size_t(i)].st, status::ok) << "call " << i << ": " << ra[std::size_t(i)].detail;
+  // the bias's -inf masks: query 0 sees keys 0, 1 (mean 0.5), query 1 keys 1, 2 (mean 1.5)
+  float m[8];
+  std::memcpy(m, ra[4].out.data(), sizeof m);
+  EXPECT_EQ(m[0], 0.5f);
+  EXPECT_EQ(m[4], 1.5f);
   // GQA: query heads 0, 1 read KV head 0 (values j), 2, 3 KV head 1 (j + 10): uniform weights give the means
   ASSERT_EQ(ra[1].out.size(), std::size_t(2 * 4 * 2) * 4);
   float o[16];

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <limits>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -93,10 +94,10 @@ TEST(Operations, EveryRowIsWellFormed) {
 
 TEST(Operations, HeaderSizesAreThoseOfTheProtocol) {
   // docs/protocol.md: ATTENTION 34 bytes, ROPE 43 (version 1), 96
-  // (version 2) and 1128 (version 3), SINUSOID 26, ATTEND 214 (version 4;
-  // the type byte included)
-  EXPECT_EQ(kProtocolVersion, 4u);
-  for (std::uint32_t v : {1u, 2u, 3u, 4u}) {
+  // (version 2) and 1128 (version 3), SINUSOID 26, ATTEND 214 (version 4)
+  // and 222 (version 5: bias_batch; the type byte included)
+  EXPECT_EQ(kProtocolVersion, 5u);
+  for (std::uint32_t v : {1u, 2u, 3u, 4u, 5u}) {
     EXPECT_EQ(operation_of(op::attention).header_bytes(v), 34u);
     EXPECT_EQ(operation_of(op::sinusoid).header_bytes(v), 26u);
   }
@@ -105,6 +106,7 @@ TEST(Operations, HeaderSizesAreThoseOfTheProtocol) {
   EXPECT_EQ(operation_of(op::rope).header_bytes(3), 96u + 4 + 4 + 8 * PV_MAX_FREQ_FACTORS);
   EXPECT_EQ(operation_of(op::rope).header_bytes(4), operation_of(op::rope).header_bytes(3));
   EXPECT_EQ(operation_of(op::attend).header_bytes(4), 214u);
+  EXPECT_EQ(operation_of(op::attend).header_bytes(5), 222u);
   // every operation names the protocol version that carries it, every field of
   // an operation is of that version or later
   for (const operation& o : operations()) {
@@ -371,13 +373,13 @@ std::vector<unsigned char> int64s(std::vector<std::int64_t> v) {
 }
 
 call attend_call(const pv_attention_problem& p, std::vector<std::int64_t> q_start, std::vector<std::int64_t> k_len,
-                 std::int64_t n_sink = 0, std::int64_t n_lse = 0) {
+                 std::int64_t n_sink = 0, std::int64_t n_lse = 0, std::vector<double> bias = {}) {
   const std::size_t nq = std::size_t(p.batch * p.n_q * p.h_q * p.d), nk = std::size_t(p.batch * p.n_k * p.h_kv * p.d),
                     nv = std::size_t(p.batch * p.n_k * p.h_kv * p.d_v);
   return call(op::attend, PV_F32, {n_sink, 0, n_lse},
               {bytes_of_struct(p), std::vector<unsigned char>(nq * 4), std::vector<unsigned char>(nk * 4),
                std::vector<unsigned char>(nv * 4), int64s(q_start), int64s(k_len),
-               doubles(std::size_t(n_sink), 0.5), {}});
+               doubles(std::size_t(n_sink), 0.5), {}, pv::sandbox::bytes_of(bias)});
 }
 
 TEST(Operations, AttendRowDescribesTheProblem) {
@@ -411,6 +413,17 @@ TEST(Operations, AttendRowDescribesTheProblem) {
   p.causal = 0;
   p.window_left = 0;
   EXPECT_EQ(o.demands(attend_call(p, {0}, {4})), std::uint32_t(PV_ATTEND_WINDOW | PV_ATTEND_SOFTCAP));
+  // an explicit bias: its bit, and its -inf masks like the flags (query 1 of 3 sees no key)
+  {
+    pv_attention_problem q = dense_problem(1, 2, 2, 3, 2, 2, 2);
+    q.bias_batch = 1;
+    const double inf = std::numeric_limits<double>::infinity();
+    EXPECT_EQ(o.demands(attend_call(q, {0}, {2}, 0, 0, {0, 1, -inf, -inf, 0.5, -inf})),
+              std::uint32_t(PV_ATTEND_BIAS) | (1u << 31));
+    EXPECT_EQ(o.demands(attend_call(q, {0}, {2}, 0, 0, {0, 1, -inf, 2, 0.5, -inf})), std::uint32_t(PV_ATTEND_BIAS));
+    EXPECT_EQ(attend_call(q, {0}, {2}, 0, 0, {0, 1, -inf, 2, 0.5, -inf}).bytes(o.buffers[8]), 6u * 8)
+        << "bias [bias_batch][n_q][n_k]";
+  }
 }
 
 int attend_fn(pv_dtype, const pv_attention_problem*, const void*, const void*, const void*, void*, double*) { return 0; }
@@ -470,13 +483,14 @@ TEST(Operations, TheTableAsJsonNamesEveryRow) {
   EXPECT_EQ(rope.find("buffers")->items()[0].second.find("class")->as_string(), "RopeConfig");
   const pv::json& attend = j.items()[3].second;
   EXPECT_EQ(attend.find("buffers")->items()[4].second.find("elem")->as_string(), "i64") << "q_start";
-  EXPECT_EQ(attend.find("buffers")->items()[9].second.find("role")->as_string(), "out") << "lse";
+  EXPECT_EQ(attend.find("buffers")->items()[8].second.find("name")->as_string(), "bias");
+  EXPECT_EQ(attend.find("buffers")->items()[10].second.find("role")->as_string(), "out") << "lse";
   EXPECT_EQ(attend.find("protocol")->as_integer(), 4);
   EXPECT_EQ(rope.find("protocol")->as_integer(), 1);
   const pv::json& q = attend.find("buffers")->items()[1].second;
   EXPECT_EQ(q.find("strides")->as_string(), "q_stride");
   EXPECT_EQ(q.find("member"), nullptr);
-  const pv::json& lse = attend.find("buffers")->items()[9].second;
+  const pv::json& lse = attend.find("buffers")->items()[10].second;
   EXPECT_EQ(lse.find("member")->as_string(), "problem") << "the Python kernel reads problem.lse";
   EXPECT_EQ(lse.find("python_shape")->size(), 3u) << "[batch, h_q, n_q]";
 }
@@ -496,7 +510,7 @@ TEST(Operations, AttendRequestIsVersion4) {
   p.softcap = 30;
   const call dense = attend_call(p, {1, 0}, {4, 3}, 2, 2 * 2 * 3);
   std::vector<std::vector<unsigned char>> in;
-  for (std::size_t b = 0; b < 8; ++b) in.push_back(dense.input(b));
+  for (std::size_t b = 0; b < 9; ++b) in.push_back(dense.input(b));
   in[1] = doubles(std::size_t(18 + 2 * 6 + 3 + 2) / 2, 0.25);  // the span of q: 35 floats, as 17.5 doubles
   in[1].resize(35 * 4);
   const call c(op::attend, PV_F32, {2, 0, 12}, in);
@@ -514,10 +528,22 @@ TEST(Operations, AttendRequestIsVersion4) {
   put<double>(want, 0.25);
   put<double>(want, 30);
   ASSERT_EQ(want.size(), 214u);
-  for (std::size_t b = 1; b < 8; ++b) want += raw(c.input(b));
+  std::string want5 = want;
+  put<std::int64_t>(want5, 0);  // version 5: bias_batch, no bias
+  for (std::size_t b = 1; b < 9; ++b) want += raw(c.input(b)), want5 += raw(c.input(b));
   EXPECT_EQ(body_of(c, 4), want);
+  EXPECT_EQ(body_of(c, 5), want5);
   EXPECT_TRUE(travels(c.row(), c, 4));
   EXPECT_FALSE(travels(c.row(), c, 3)) << "version 3 does not carry the problem";
+  // version 5: a bias of one [n_q][n_k] for every item, after alibi
+  p.bias_batch = 1;
+  const std::vector<double> bias(std::size_t(p.n_q * p.n_k), -0.25);
+  const call b = attend_call(p, {1, 0}, {4, 3}, 0, 0, bias);
+  EXPECT_FALSE(travels(b.row(), b, 4)) << "version 4 does not carry the bias";
+  EXPECT_TRUE(travels(b.row(), b, 5));
+  const std::string body = body_of(b, 5);
+  EXPECT_EQ(body.size(), 222u + b.input(1).size() + b.input(2).size() + b.input(3).size() + 2 * 16 + bias.size() * 8);
+  EXPECT_EQ(body.substr(body.size() - bias.size() * 8), raw(b.input(8))) << "the bias is the last buffer sent";
 }
 
 }  // namespace

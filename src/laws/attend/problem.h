@@ -10,7 +10,10 @@
 // (right >= 0). Query head h reads KV head floor(h h_kv / h_q) (the "repeat"
 // mapping of repeat_kv / repeat_interleave). The logit of a visible key is
 // x = scale q.k_j (scale 0: 1/sqrt(d)), s = c tanh(x / c) with softcap c > 0
-// (Gemma 2), then s += slope_h (j - p) with ALiBi (Press et al. 2022).
+// (Gemma 2), then s += slope_h (j - p) with ALiBi (Press et al. 2022),
+// then s += beta_bij, an explicit additive bias (one [n_q][n_k] per item, or
+// one for every item; the same for every head), whose -infinity masks the
+// key as the flags do.
 // Z = sum_visible e^{s_j} + e^{sink_h} (the sink, gpt-oss's learned logit,
 // counts in the denominator only), out = sum_j e^{s_j} v_j / Z, lse = ln Z.
 // A masked key's weight is exactly 0. A row with no visible key and no sink
@@ -28,6 +31,7 @@
 //                                              cap's slope sech^2 <= 1 carries
 //                                              e_j through unchanged
 //       + [alibi] 3 u |b_j| + u |s_j|          slope stored, times (j - p), added
+//       + [bias] 3 u |beta_j| + u |s_j|        the bias stored, added
 //   D   = max_j [e_j + 2 u |s_j| + u |s_j - m| + 2 u]   (sink: 3 u |sink| + u |sink - m| + 2u)
 // where 2 u |s_j| allows a base-2 exponential with log2(e) folded into the
 // scale (FlashAttention's exp2: two more roundings of the logit's size)
@@ -55,7 +59,8 @@
 // rounds each operation to the dtype: Hugging Face's Gemma 2 divides by c,
 // takes tanh and multiplies by c in the dtype) add u_s (|x_j| + 2 |t_j|) and
 // u_s (|b_j| + |s_j|) to e_j: the quotient, tanh and product, and the bias
-// and the biased score, each stored once. The mean of an
+// and the biased score, each stored once; the explicit bias likewise
+// u_s (|beta_j| + |s_j|). The mean of an
 // empty row gets (1 + g_s)(1 + gamma_{n+1}) - 1. The stored output may be
 // subnormal: + eta_s / 2, eta_s the format's subnormal spacing (no input
 // underflows: each is already in the format). The lse
@@ -96,6 +101,11 @@ struct problem {
   double scale = 0;            ///< 0: 1/sqrt(d)
   double softcap = 0;          ///< 0: off
   std::vector<double> sink, alibi;  ///< empty, or one per query head
+  /// The explicit additive bias, dense [bias_batch][n_q][n_k] (-inf masks a
+  /// key); empty, bias_batch 0, without. bias_batch 1 shares one bias among
+  /// the items, else it is batch.
+  std::vector<double> bias;
+  long bias_batch = 0;
   bool lse = false;
   std::vector<double> q, k, v;
 
@@ -104,6 +114,7 @@ struct problem {
   std::size_t vi(long b, long j, long g, long c) const { return std::size_t(((b * n_k + j) * h_kv + g) * d_v + c); }
   std::size_t oi(long b, long i, long h, long c) const { return std::size_t(((b * n_q + i) * h_q + h) * d_v + c); }
   std::size_t li(long b, long h, long i) const { return std::size_t((b * h_q + h) * n_q + i); }
+  std::size_t bi(long b, long i, long j) const { return std::size_t(((bias_batch > 1 ? b : 0) * n_q + i) * n_k + j); }
   std::size_t out_size() const { return std::size_t(batch * n_q * h_q * d_v); }
   std::size_t lse_size() const { return std::size_t(batch * h_q * n_q); }
   /// Sizes the inputs and per-item arrays (top-left, unpadded) for the shape.
@@ -154,7 +165,20 @@ struct variant {
   /// rows of a prefill see the keys after their position while a single-query
   /// decode step, which has none after it, is right: cached != uncached.
   bool prefill_not_causal = false;
+  /// onnx/onnx#7865, emmtrix/emx-onnx-cgen PR 731: the explicit bias added
+  /// before the softcap, c tanh((x + beta) / c), so a masked key (-inf) gets
+  /// the logit -c and a weight instead of none.
+  bool mask_before_cap = false;
+  /// microsoft/onnxruntime-genai PR 1639, lucidrains/graph-transformer-pytorch
+  /// PR 2: a bias of one per item read as one shared by every item (item 0's).
+  bool bias_item0 = false;
 };
+
+/// Where the bias of key j for query i of item b is read (item 0's for the
+/// bias_item0 reading).
+inline std::size_t bias_at(const problem& P, long b, long i, long j, const variant& w = {}) {
+  return P.bi(w.bias_item0 ? 0 : b, i, j);
+}
 
 /// Whether the decode swap applies to the problem (n_q = 1, GQA).
 inline bool decode_swapped(const problem& P, const variant& w) {
@@ -181,6 +205,9 @@ inline bool visible(const problem& P, long b, long i, long j, const variant& w =
   if (P.causal && j > p && !(w.prefill_not_causal && P.n_q > 1)) return false;
   if (P.left >= 0 && j < p - P.left - w.window_extra) return false;
   if (P.right >= 0 && j > p + P.right) return false;
+  if (!P.bias.empty() && P.bias[bias_at(P, b, i, j, w)] == -std::numeric_limits<double>::infinity() &&
+      !(w.mask_before_cap && P.softcap > 0))
+    return false;
   return true;
 }
 
@@ -211,6 +238,7 @@ inline hp scale_of(const problem& P) {
 struct row_logits {
   std::vector<long> keys;
   std::vector<hp> s, x, t, bias, a;
+  std::vector<double> beta;  ///< the explicit bias of each key (with one)
 };
 
 /// The MPFR operand of an hp, for the loops below that compute in place
@@ -259,13 +287,14 @@ struct row_work {
       : sc(w.no_scale ? hp(hp(1) / sqrt(hp(double(P.d)))) : scale_of(P)), asc(abs(sc)), c(P.softcap) {
     const std::size_t n = std::size_t(P.n_k);
     for (auto* v : {&r.s, &r.x, &r.t, &r.bias, &r.a, &e}) v->resize(n);
+    if (!P.bias.empty()) r.beta.resize(n);
     r.keys.reserve(n);
   }
   row_logits r;
   std::vector<hp> e;   ///< e^{s_j - m} of the row's keys (softmax_terms)
   hp m = 0, z = 0;     ///< the row's largest logit (or sink) and sum_j e_j (+ e^{sink - m})
   exact_dot qk;
-  hp sc, asc, c, sink = 0, tmp = 0, tmp2 = 0, tmp3 = 0;
+  hp sc, asc, c, sink = 0, tmp = 0, tmp2 = 0, tmp3 = 0, tmp4 = 0;
   std::size_t largest = 0;  ///< the largest logit's index in r.s
 };
 
@@ -279,7 +308,8 @@ inline void logits(const problem& P, long b, long i, long h, const variant& w, r
   const long g = kv_head(P, h, w);
   const long p = P.q_start[std::size_t(b)] + i;
   const bool capped = P.softcap > 0 && !w.no_softcap, inside = capped && w.cap_after_bias,
-             alibi = !P.alibi.empty() && !w.no_alibi;
+             alibi = !P.alibi.empty() && !w.no_alibi, biased = !P.bias.empty(),
+             beta_inside = biased && capped && w.mask_before_cap;
   const double* q = &P.q[query_at(P, b, i, h, w)];
   for (long j = 0; j < P.n_k; ++j) {
     if (!visible(P, b, i, j, w)) continue;
@@ -295,6 +325,7 @@ inline void logits(const problem& P, long b, long i, long h, const variant& w, r
     } else {
       mpfr_set_zero(bias, 1);
     }
+    const double beta = biased ? P.bias[bias_at(P, b, i, j, w)] : 0.0;
     if (!capped) {
       mpfr_set(tt, x, MPFR_RNDN);
     } else if (w.softcap_swish) {  // (x / c) tanh(x / c)
@@ -302,8 +333,10 @@ inline void logits(const problem& P, long b, long i, long h, const variant& w, r
       mpfr_tanh(tt, mp(W.tmp), MPFR_RNDN);
       mpfr_mul(tt, mp(W.tmp), tt, MPFR_RNDN);
     } else {  // c tanh(x / c), or c tanh((x + bias) / c)
-      if (inside) {
-        mpfr_add(mp(W.tmp), x, bias, MPFR_RNDN);
+      if (inside || beta_inside) {
+        mpfr_set(mp(W.tmp), x, MPFR_RNDN);
+        if (inside) mpfr_add(mp(W.tmp), x, bias, MPFR_RNDN);
+        if (beta_inside) mpfr_add_d(mp(W.tmp), mp(W.tmp), beta, MPFR_RNDN);
         mpfr_div(mp(W.tmp), mp(W.tmp), c, MPFR_RNDN);
       } else {
         mpfr_div(mp(W.tmp), x, c, MPFR_RNDN);
@@ -313,6 +346,11 @@ inline void logits(const problem& P, long b, long i, long h, const variant& w, r
     }
     if (inside) mpfr_set(s, tt, MPFR_RNDN);
     else mpfr_add(s, tt, bias, MPFR_RNDN);
+    if (biased) {  // the explicit bias after the cap; r.bias and r.beta keep its finite value for the bound
+      r.beta[t] = std::isfinite(beta) ? beta : 0.0;
+      if (!beta_inside) mpfr_add_d(s, s, beta, MPFR_RNDN);
+      mpfr_add_d(bias, bias, r.beta[t], MPFR_RNDN);
+    }
     mpfr_mul(mp(r.a[t]), mp(W.asc), mp(W.qk.ab), MPFR_RNDN);
     if (t > 0 && mpfr_greater_p(s, mp(r.s[W.largest]))) W.largest = t;
   }
@@ -510,7 +548,7 @@ inline void bound_row(const problem& P, empty_rows conv, const units& U, const b
     return;
   }
   const hp &m = W.m, &z = W.z;
-  hp &t1 = W.tmp, &t2 = W.tmp2, &t3 = W.tmp3;
+  hp &t1 = W.tmp, &t2 = W.tmp2, &t3 = W.tmp3, &t4 = W.tmp4;
   // acc += x |y| (the product rounded, then the sum)
   const auto add_times_abs = [&t2](hp& acc, const hp& x, const hp& y) {
     mpfr_abs(mp(t2), mp(y), MPFR_RNDN);
@@ -535,10 +573,22 @@ inline void bound_row(const problem& P, empty_rows conv, const units& U, const b
       mpfr_add(mp(ej), mp(ej), mp(t1), MPFR_RNDN);
     }
     if (!P.alibi.empty()) {
-      mpfr_abs(mp(t1), mp(r.bias[t]), MPFR_RNDN);
-      mpfr_mul(mp(t1), mp(F.u3), mp(t1), MPFR_RNDN);
+      // |b_j|: the ALiBi term alone (r.bias holds it plus an explicit bias, exactly)
+      if (P.bias.empty()) mpfr_abs(mp(t4), mp(r.bias[t]), MPFR_RNDN);
+      else mpfr_sub_d(mp(t4), mp(r.bias[t]), r.beta[t], MPFR_RNDN), mpfr_abs(mp(t4), mp(t4), MPFR_RNDN);
+      mpfr_mul(mp(t1), mp(F.u3), mp(t4), MPFR_RNDN);
       add_times_abs(t1, u, r.s[t]);
-      mpfr_abs(mp(t3), mp(r.bias[t]), MPFR_RNDN);
+      mpfr_set(mp(t3), mp(t4), MPFR_RNDN);
+      mpfr_abs(mp(t2), mp(r.s[t]), MPFR_RNDN);
+      mpfr_add(mp(t3), mp(t3), mp(t2), MPFR_RNDN);
+      mpfr_mul(mp(t3), mp(U.us), mp(t3), MPFR_RNDN);
+      mpfr_add(mp(t1), mp(t1), mp(t3), MPFR_RNDN);
+      mpfr_add(mp(ej), mp(ej), mp(t1), MPFR_RNDN);
+    }
+    if (!P.bias.empty()) {  // 3u |beta_j| + u |s_j| + u_s (|beta_j| + |s_j|)
+      mpfr_set_d(mp(t3), std::fabs(r.beta[t]), MPFR_RNDN);
+      mpfr_mul(mp(t1), mp(F.u3), mp(t3), MPFR_RNDN);
+      add_times_abs(t1, u, r.s[t]);
       mpfr_abs(mp(t2), mp(r.s[t]), MPFR_RNDN);
       mpfr_add(mp(t3), mp(t3), mp(t2), MPFR_RNDN);
       mpfr_mul(mp(t3), mp(U.us), mp(t3), MPFR_RNDN);
@@ -622,12 +672,12 @@ inline std::string any_order_rule() {
   return "B = [(e^{2D} - 1) + gamma_{4n+4} e^{2D}] sum_j p_j |v_jc| + n mu max_j |v_jc| per output entry and "
          "B_lse = D + gamma_{4n+4} + n mu + 2u (|lse| + |m|) + u per log-sum-exp, n = n_k + 1 (the keys and the "
          "sink), D = max over the visible keys (and the sink) of gamma_{d+3} |scale| sum_l |q_l k_jl| "
-         "[+ u |x_j| + 5u |t_j| with softcap, tanh within 4 ulps] [+ 3u |alibi_j| + u |s_j| with ALiBi] "
+         "[+ u |x_j| + 5u |t_j| with softcap, tanh within 4 ulps] [+ 3u |alibi_j| + u |s_j| with ALiBi] [+ 3u |beta_j| + u |s_j| with an explicit bias] "
          "+ 2u |s_j| (exp2 with log2 e folded into the scale) + u |s_j - m| + 2u (an a-priori bound against the exact value for sums over keys in any order, "
          "blocked or streamed; mu = smallest normal; empty rows exact; under a storage class of unit "
          "roundoff u_s, q, k, v and out stored at u_s and the sums at the arithmetic's u: gamma_{d+3} (1 + g_s) "
          "+ g_s for gamma_{d+3} and (1 + u_s)^2 (1 + gamma_{4n+4}) - 1 for gamma_{4n+4}, g_s = (1 + u_s)^2 - 1, "
-         "as attention.reference counts it, + u_s (|x_j| + 2 |t_j|) with softcap and u_s (|alibi_j| + |s_j|) with ALiBi "
+         "as attention.reference counts it, + u_s (|x_j| + 2 |t_j|) with softcap, u_s (|alibi_j| + |s_j|) with ALiBi and u_s (|beta_j| + |s_j|) with a bias "
          "for their intermediates stored in the format, + eta_s / 2 for a subnormal output, inputs drawn in the format)";
 }
 

@@ -13,7 +13,9 @@
 // scale, the softcap, the ALiBi slopes or the sinks ignored, the softcap's
 // formula or its place after the ALiBi bias, the padded keys read, a base-2
 // log-sum-exp, the GQA single-query swap (queries read across batch items),
-// the causal mask dropped in prefill (cached != uncached).
+// the causal mask dropped in prefill (cached != uncached), the explicit bias
+// added before the softcap (a masked key weighted), or one item's bias read
+// for every item.
 #pragma once
 
 #include "laws/attend/compare.h"
@@ -70,6 +72,17 @@ inline constexpr const char* kDecodeSwap =
     "strides, so query head g (h_q / h_kv) + r of item b reads the query of item b + r, head g: it reads across "
     "batch items (pytorch PR 186434)";
 
+/// The class of an explicit bias added before the softcap (attend.reference
+/// and attend.permutation name it).
+inline constexpr const char* kMaskBeforeCap =
+    "bias before the softcap: the scores become c tanh((s + bias)/c), not c tanh(s/c) + bias, so a masked key "
+    "(bias -inf) gets the logit -c and a weight instead of none (onnx/onnx#7865)";
+
+/// The class of a per-item bias read as a shared one.
+inline constexpr const char* kBiasItem0 =
+    "bias broadcast over the batch: every item reads item 0's bias instead of its own (a per-item mask read with "
+    "a batch stride of 0; onnxruntime-genai PR 1639)";
+
 /// The variants a failure is tried against, with the class each names.
 struct named_variant {
   attend::variant w;
@@ -124,6 +137,16 @@ inline std::vector<named_variant> variants(const attend::problem& P) {
       a.cap_after_bias = true;
       v.push_back({a, "softcap after the ALiBi bias: the scores become c tanh((s + bias)/c), not c tanh(s/c) + bias"});
     }
+  }
+  if (!P.bias.empty() && P.softcap > 0) {
+    attend::variant a;
+    a.mask_before_cap = true;
+    v.push_back({a, kMaskBeforeCap});
+  }
+  if (P.bias_batch > 1) {
+    attend::variant a;
+    a.bias_item0 = true;
+    v.push_back({a, kBiasItem0});
   }
   bool padded = false;
   for (long l : P.k_len) padded = padded || l < P.n_k;

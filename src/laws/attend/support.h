@@ -3,18 +3,21 @@
 // one-hot values (v_j = e_j, d_v = n_k) output entry (row, c) is the weight of
 // key c: 1/|S| on the row's visible set S, exactly 0 elsewhere. Reading the
 // nonzero entries off a kernel's output gives the mask it applies -- the
-// causal alignment and the window's inclusive ends -- and the law requires it
-// to be the problem's.
+// causal alignment, the window's inclusive ends and an explicit mask (a bias
+// of -inf; its finite values change the weights, never which are 0) -- and
+// the law requires it to be the problem's.
 //
 // Exactness class: exact on the support (which weights are zero); the
 // nonzero weights are within the bound B (problem.h) of 1/|S|.
 // Judge: the black-box check (blackbox/attend_laws.cpp), which names the
 // class from the keys read off: the alignment (off by how many positions),
-// the window's left or right end off by one.
+// the window's left or right end off by one, the padding read, the explicit
+// mask added before the softcap or item 0's mask read for every item.
 #pragma once
 
 #include "core/ranges.h"
 #include "laws/attend/problem.h"
+#include "laws/attend/reference.h"
 
 #include <cmath>
 #include <string>
@@ -30,7 +33,7 @@ inline std::string statement() {
 
 inline std::string tolerance_rule() {
   return "exact on the support: an entry is nonzero exactly when its key is visible (causal alignment at q_start, "
-         "the window's inclusive ends, padding); the nonzero weights are judged by attend.reference";
+         "the window's inclusive ends, padding, an explicit mask); the nonzero weights are judged by attend.reference";
 }
 
 /// The probe of a problem: q = 0, d_v = n_k, v_j = e_j for every head; no
@@ -112,6 +115,15 @@ inline std::string classify(const attend::problem& R, const std::vector<double>&
       return std::string("window off by one: ") + (extra > 0 ? "W + 1" : "W - 1") + " keys on the left instead of W = " +
              std::to_string(R.left) + " (the inclusive end read as " + std::to_string(R.left + extra) + ")";
   }
+  // the explicit bias's readings: both named when both give this support (item 0's bias may mask no
+  // key the others' do not)
+  const bool before_cap = R.softcap > 0 && !R.bias.empty() && matches(attend::variant{.mask_before_cap = true}),
+             item0 = R.bias_batch > 1 && matches(attend::variant{.bias_item0 = true});
+  if (before_cap && item0)
+    return std::string("either of two readings gives this support: ") + attend_reference::kMaskBeforeCap + "; or " +
+           attend_reference::kBiasItem0;
+  if (before_cap) return attend_reference::kMaskBeforeCap;
+  if (item0) return attend_reference::kBiasItem0;
   return "";
 }
 

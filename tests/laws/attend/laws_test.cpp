@@ -17,6 +17,7 @@
 #include "laws/attend/independence.h"
 #include "laws/attend/lse_merge.h"
 #include "laws/attend/padding.h"
+#include "laws/attend/permutation.h"
 #include "laws/attend/reference.h"
 #include "laws/attend/support.h"
 
@@ -524,6 +525,55 @@ TEST(AttendLaws, TheSupportProbeReadsTheMaskOff) {
   EXPECT_NE(attend_support::classify(R, out, 0).find("W + 1 keys"), std::string::npos);
   out = doubles(attend::reference(R, empty_rows::zeros, attend::variant{.top_left = true}).out);
   EXPECT_NE(attend_support::classify(R, out, 0).find("top-left"), std::string::npos);
+}
+
+// attend.permutation: the causal mask, window and padding written as a bias
+// see the same keys; queries and keys permuted with the bias give the same
+// exact rows, permuted; the bias's rows left in place (the queries moved
+// without their mask) break the law.
+TEST(AttendLaws, PermutationCarriesTheMaskAsABiasWithTheQueriesAndKeys) {
+  problem P = drawn(2, 4, 2, 5, 7, 3, 2);
+  P.causal = true;
+  P.q_start = {2, 0};
+  P.left = 3;
+  P.k_len = {7, 5};
+  P.softcap = 2;
+  P.sink = {0.5, -1, 0.25, 2};
+  P.lse = true;
+  P.bias_batch = 1;
+  P.bias.assign(std::size_t(P.n_q * P.n_k), 0.0);
+  for (std::size_t e = 0; e < P.bias.size(); ++e) P.bias[e] = e % 6 == 1 ? -INFINITY : double(long(e % 9) - 4) / 4;
+  const problem R = attend_permutation::as_bias(P);
+  EXPECT_FALSE(R.causal);
+  EXPECT_EQ(R.bias_batch, 2);
+  for (long b = 0; b < P.batch; ++b)
+    for (long i = 0; i < P.n_q; ++i)
+      for (long j = 0; j < P.n_k; ++j) EXPECT_EQ(attend::visible(R, b, i, j), attend::visible(P, b, i, j));
+  const std::vector<long> pi = {3, 0, 4, 1, 2}, sigma = {6, 2, 0, 5, 1, 3, 4};
+  const problem S = attend_permutation::permuted(R, pi, sigma);
+  const attend::exact EP = attend::reference(P, empty_rows::zeros), ES = attend::reference(S, empty_rows::zeros);
+  for (long b = 0; b < P.batch; ++b)
+    for (long h = 0; h < P.h_q; ++h)
+      for (long i = 0; i < P.n_q; ++i) {
+        EXPECT_LT(abs(ES.lse[S.li(b, h, pi[std::size_t(i)])] - EP.lse[P.li(b, h, i)]), hp(1e-60));
+        for (long c = 0; c < P.d_v; ++c)
+          EXPECT_LT(abs(ES.out[S.oi(b, pi[std::size_t(i)], h, c)] - EP.out[P.oi(b, i, h, c)]), hp(1e-60));
+      }
+  const attend::units U{hp(0x1p-24), hp(0x1p-126)};
+  const attend::bounds BP = attend::any_order(P, empty_rows::zeros, U), BS = attend::any_order(S, empty_rows::zeros, U);
+  EXPECT_TRUE(attend_permutation::compare(P, pi, doubles(EP.out), doubles(EP.lse), doubles(ES.out), doubles(ES.lse),
+                                          BP, BS)
+                  .within());
+  // the queries and keys moved, the bias's rows not: each query reads another query's mask
+  problem W = S;
+  for (long b = 0; b < P.batch; ++b)
+    for (long i = 0; i < P.n_q; ++i)
+      for (long j = 0; j < P.n_k; ++j)
+        W.bias[W.bi(b, pi[std::size_t(i)], sigma[std::size_t(j)])] = R.bias[R.bi(b, pi[std::size_t(i)], j)];
+  const attend::exact EW = attend::reference(W, empty_rows::zeros);
+  EXPECT_FALSE(attend_permutation::compare(P, pi, doubles(EP.out), doubles(EP.lse), doubles(EW.out),
+                                           doubles(EW.lse), BP, BS)
+                   .within());
 }
 
 }  // namespace

@@ -200,6 +200,11 @@ TEST(AttendProblem, TheBoundHoldsForAFloatEvaluationAndIsNotVacuous) {
   P.sink = {1.0, -1.0};
   P.causal = true;
   P.q_start = {2};
+  // an explicit bias of quarters (exact in float), one masked key
+  P.bias_batch = 1;
+  P.bias.resize(std::size_t(P.n_q * P.n_k));
+  for (std::size_t e = 0; e < P.bias.size(); ++e) P.bias[e] = double(long(e * 7 % 11) - 5) / 4;
+  P.bias[1] = -std::numeric_limits<double>::infinity();
   for (std::size_t i = 0; i < P.q.size(); ++i) P.q[i] = double(float(std::sin(double(i) + 1) * 3));
   for (std::size_t i = 0; i < P.k.size(); ++i) P.k[i] = double(float(std::cos(double(i) * 1.7) * 3));
   for (std::size_t i = 0; i < P.v.size(); ++i) P.v[i] = double(float(std::sin(double(i) * 0.3) * 5));
@@ -212,10 +217,12 @@ TEST(AttendProblem, TheBoundHoldsForAFloatEvaluationAndIsNotVacuous) {
       float m = float(P.sink[std::size_t(h)]);
       std::vector<float> s(std::size_t(P.n_k), -INFINITY);
       for (long j = 0; j <= 2 + i && j < P.n_k; ++j) {
+        if (P.bias[P.bi(0, i, j)] == -INFINITY) continue;
         float dot = 0;
         for (long l = 0; l < P.d; ++l) dot += float(P.q[P.qi(0, i, h, l)]) * float(P.k[P.ki(0, j, 0, l)]);
         float x = dot * (1.0f / std::sqrt(4.0f));
         x = 3.0f * std::tanh(x / 3.0f) + float(P.alibi[std::size_t(h)]) * float(j - (2 + i));
+        x += float(P.bias[P.bi(0, i, j)]);
         s[std::size_t(j)] = x;
         m = std::max(m, x);
       }
@@ -247,7 +254,7 @@ plain_row plain(const problem& P, long b, long i, long h, const variant& w, cons
   const hp sc = w.no_scale ? hp(hp(1) / sqrt(hp(double(P.d)))) : scale_of(P), c = hp(P.softcap);
   const long g = kv_head(P, h, w), p = P.q_start[std::size_t(b)] + i;
   std::vector<long> keys;
-  std::vector<hp> xs, ts, bs, ss, as;
+  std::vector<hp> xs, ts, bs, ss, as, betas;
   for (long j = 0; j < P.n_k; ++j) {
     if (!visible(P, b, i, j, w)) continue;
     hp dot = 0, ab = 0;
@@ -258,16 +265,21 @@ plain_row plain(const problem& P, long b, long i, long h, const variant& w, cons
     }
     const hp x = sc * dot;
     const hp bias = P.alibi.empty() || w.no_alibi ? hp(0) : hp(hp(P.alibi[std::size_t(h)]) * hp(double(j - p)));
-    const bool capped = P.softcap > 0 && !w.no_softcap, inside = capped && w.cap_after_bias;
+    const double beta = P.bias.empty() ? 0.0 : P.bias[bias_at(P, b, i, j, w)];
+    const bool capped = P.softcap > 0 && !w.no_softcap, inside = capped && w.cap_after_bias,
+               beta_inside = capped && w.mask_before_cap && !P.bias.empty();
     const hp t = !capped           ? x
                  : w.softcap_swish ? hp(x / c * tanh(x / c))
-                 : inside          ? hp(c * tanh((x + bias) / c))
-                                   : hp(c * tanh(x / c));
+                 : inside || beta_inside
+                     ? hp(c * tanh(hp(hp(inside ? hp(x + bias) : x) + hp(beta_inside ? beta : 0.0)) / c))
+                     : hp(c * tanh(x / c));
     keys.push_back(j);
     xs.push_back(x);
     ts.push_back(t);
     bs.push_back(bias);
-    ss.push_back(inside ? t : hp(t + bias));
+    const hp s = inside ? t : hp(t + bias);
+    ss.push_back(P.bias.empty() || beta_inside ? s : hp(s + hp(beta)));
+    betas.push_back(hp(std::isfinite(beta) ? std::fabs(beta) : 0.0));
     as.push_back(abs(sc) * ab);
   }
   plain_row R;
@@ -287,6 +299,7 @@ plain_row plain(const problem& P, long b, long i, long h, const variant& w, cons
     hp ej = gd * as[t];
     if (P.softcap > 0) ej += u * abs(xs[t]) + 5 * u * abs(ts[t]) + U.us * (abs(xs[t]) + 2 * abs(ts[t]));
     if (!P.alibi.empty()) ej += 3 * u * abs(bs[t]) + u * abs(ss[t]) + U.us * (abs(bs[t]) + abs(ss[t]));
+    if (!P.bias.empty()) ej += 3 * u * betas[t] + u * abs(ss[t]) + U.us * (betas[t] + abs(ss[t]));
     const hp Dj = ej + 2 * u * abs(ss[t]) + u * abs(ss[t] - m) + 2 * u;
     if (D < Dj) D = Dj;
   }
@@ -309,9 +322,11 @@ plain_row plain(const problem& P, long b, long i, long h, const variant& w, cons
 // reference(), any_order() and reference_and_bound() compute in place
 // (mp(): one MPFR call per hp operator, a row's logits and exponentials once);
 // their values are the plain formulas' bit for bit, under GQA, causal, a
-// window, softcap, ALiBi and sinks, in the problem's reading and in wrong
-// readings (a swish cap, the cap after the bias, no scale, the sinks dropped,
-// whose bound still counts them), with a storage class.
+// window, softcap, ALiBi, an explicit bias of one per item and sinks, in the
+// problem's reading and in wrong readings (a swish cap, the cap after the
+// ALiBi bias, no scale, the sinks dropped, whose bound still counts them, the
+// explicit bias before the cap, item 0's bias for every item), with a
+// storage class; and without the explicit bias as before.
 TEST(AttendProblem, TheInPlaceRowsAreThePlainFormulasBitForBit) {
   problem P = one(4, 7, 3, 2);
   P.batch = 2;
@@ -330,34 +345,43 @@ TEST(AttendProblem, TheInPlaceRowsAreThePlainFormulasBitForBit) {
   for (std::size_t i = 0; i < P.k.size(); ++i) P.k[i] = std::cos(double(i) * 1.3) * 2;
   for (std::size_t i = 0; i < P.v.size(); ++i) P.v[i] = std::sin(double(i) * 0.7) * 3;
   const units U{hp(0x1p-24), hp(0x1p-126), hp(0x1p-11), hp(0x1p-24)};
-  std::vector<variant> ws(5);
+  std::vector<variant> ws(7);
   ws[1].softcap_swish = true;
   ws[2].cap_after_bias = true;
   ws[3].no_scale = true;
   ws[4].no_sinks = true;
-  for (std::size_t k = 0; k < ws.size(); ++k) {
-    const variant& w = ws[k];
-    const exact E = reference(P, empty_rows::zeros, w);
-    const bounds B = any_order(P, empty_rows::zeros, U, nullptr, w);
-    const auto [Ef, Bf] = reference_and_bound(P, empty_rows::zeros, U, w);
-    for (long b = 0; b < P.batch; ++b)
-      for (long h = 0; h < P.h_q; ++h)
-        for (long i = 0; i < P.n_q; ++i) {
-          const plain_row want = plain(P, b, i, h, w, U, !w.no_sinks), bound = plain(P, b, i, h, w, U, true);
-          const std::size_t li = P.li(b, h, i);
-          EXPECT_EQ(E.lse[li], want.lse) << "variant " << k << " row " << li;
-          EXPECT_EQ(B.lse[li], bound.blse) << "variant " << k << " row " << li;
-          EXPECT_EQ(Ef.lse[li], E.lse[li]);
-          EXPECT_EQ(Bf.lse[li], B.lse[li]);
-          for (long c = 0; c < P.d_v; ++c) {
-            const std::size_t o = P.oi(b, i, h, c);
-            EXPECT_EQ(E.out[o], want.out[std::size_t(c)]) << "variant " << k << " entry " << o;
-            EXPECT_EQ(B.out[o], bound.bout[std::size_t(c)]) << "variant " << k << " entry " << o;
-            EXPECT_EQ(Ef.out[o], E.out[o]);
-            EXPECT_EQ(Bf.out[o], B.out[o]);
+  ws[5].mask_before_cap = true;
+  ws[6].bias_item0 = true;
+  const problem without = P;
+  P.bias_batch = 2;
+  P.bias.resize(std::size_t(2 * P.n_q * P.n_k));
+  for (std::size_t e = 0; e < P.bias.size(); ++e)
+    P.bias[e] = e % 5 == 2 ? -std::numeric_limits<double>::infinity() : std::cos(double(e)) * 3;
+  for (const problem* Q : {&without, static_cast<const problem*>(&P)})
+    for (std::size_t k = 0; k < ws.size(); ++k) {
+      const problem& R = *Q;
+      const variant& w = ws[k];
+      const exact E = reference(R, empty_rows::zeros, w);
+      const bounds B = any_order(R, empty_rows::zeros, U, nullptr, w);
+      const auto [Ef, Bf] = reference_and_bound(R, empty_rows::zeros, U, w);
+      for (long b = 0; b < R.batch; ++b)
+        for (long h = 0; h < R.h_q; ++h)
+          for (long i = 0; i < R.n_q; ++i) {
+            const plain_row want = plain(R, b, i, h, w, U, !w.no_sinks), bound = plain(R, b, i, h, w, U, true);
+            const std::size_t li = R.li(b, h, i);
+            EXPECT_EQ(E.lse[li], want.lse) << "variant " << k << " row " << li;
+            EXPECT_EQ(B.lse[li], bound.blse) << "variant " << k << " row " << li;
+            EXPECT_EQ(Ef.lse[li], E.lse[li]);
+            EXPECT_EQ(Bf.lse[li], B.lse[li]);
+            for (long c = 0; c < R.d_v; ++c) {
+              const std::size_t o = R.oi(b, i, h, c);
+              EXPECT_EQ(E.out[o], want.out[std::size_t(c)]) << "variant " << k << " entry " << o;
+              EXPECT_EQ(B.out[o], bound.bout[std::size_t(c)]) << "variant " << k << " entry " << o;
+              EXPECT_EQ(Ef.out[o], E.out[o]);
+              EXPECT_EQ(Bf.out[o], B.out[o]);
+            }
           }
-        }
-  }
+    }
 }
 
 // float16 storage (a 16-bit wire): inputs already float16, float arithmetic,
