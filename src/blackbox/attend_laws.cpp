@@ -8,7 +8,8 @@
 // attend.reference, attend.gqa_repeat, attend.causal_prefix,
 // attend.decode_rows, attend.padding, attend.support, attend.lse_merge,
 // attend.convex_hull, attend.independence, attend.cache, attend.layout,
-// attend.homogeneity, attend.batch_invariance and attend.permutation.
+// attend.homogeneity, attend.batch_invariance, attend.permutation and
+// attend.packing.
 #include "blackbox/attend_calls.h"
 #include "blackbox/declines.h"
 #include "blackbox/law_run.h"
@@ -23,6 +24,7 @@
 #include "laws/attend/independence.h"
 #include "laws/attend/layout.h"
 #include "laws/attend/lse_merge.h"
+#include "laws/attend/packing.h"
 #include "laws/attend/padding.h"
 #include "laws/attend/permutation.h"
 #include "laws/attend/problem.h"
@@ -1270,6 +1272,30 @@ std::vector<long> draw_permutation(rng& g, long n) {
   return p;
 }
 
+/// The diagnosis of a law comparing a call with the flags (P, its out and
+/// lse) with a call of the same rows with the explicit bias (R): which is off
+/// its exact value, and by which reading of its problem (attend.reference's
+/// variants); empty when neither is.
+std::string which_call_is_off(const problem& P, const std::vector<double>& a, const std::vector<double>& la_,
+                              const problem& R, const std::vector<double>& b, const std::vector<double>& lb,
+                              la::empty_rows conv, const la::units& U, const std::string& other) {
+  const auto off = [&](const problem& X, const std::vector<double>& out, const std::vector<double>& lse) {
+    const auto [E, B] = la::reference_and_bound(X, conv, U);
+    if (laws::attend_reference::compare(X, out, lse, E, B).within()) return std::string();
+    for (const auto& v : laws::attend_reference::variants(X)) {
+      const auto [Ev, Bv] = la::reference_and_bound(X, conv, U, v.w);
+      if (laws::attend_reference::compare(X, out, lse, Ev, Bv).within()) return std::string(v.name);
+    }
+    return std::string("off its exact value, no single cause found");
+  };
+  const std::string flags = off(P, a, la_), bias = off(R, b, lb);
+  if (flags.empty() && !bias.empty()) return "the " + other + " is wrong, the call with the flags right: " + bias;
+  if (!flags.empty() && bias.empty()) return "the call with the flags is wrong, the " + other + " right: " + flags;
+  if (!flags.empty() && flags == bias) return "both calls are wrong, alike: " + flags;
+  if (!flags.empty()) return "both calls are wrong: with the flags, " + flags + "; the " + other + ", " + bias;
+  return "";
+}
+
 template <class T>
 law_result law_permutation(const check_run& cx) {
   namespace law = laws::attend_permutation;
@@ -1282,16 +1308,6 @@ law_result law_permutation(const check_run& cx) {
   wants w;
   w.bias = true;
   w.no_alibi = true;
-  // which call is off its exact value, and by which reading of its problem (attend.reference's)
-  const auto off = [&](const problem& X, const std::vector<double>& out, const std::vector<double>& lse) {
-    const auto [E, B] = la::reference_and_bound(X, conv, U);
-    if (laws::attend_reference::compare(X, out, lse, E, B).within()) return std::string();
-    for (const auto& v : laws::attend_reference::variants(X)) {
-      const auto [Ev, Bv] = la::reference_and_bound(X, conv, U, v.w);
-      if (laws::attend_reference::compare(X, out, lse, Ev, Bv).within()) return std::string(v.name);
-    }
-    return std::string("off its exact value, no single cause found");
-  };
   two_call_cases<T>(
       L, ks,
       [&](rng& g, int k) {
@@ -1308,17 +1324,46 @@ law_result law_permutation(const check_run& cx) {
           const std::vector<double>& la_, const std::vector<double>& b, const std::vector<double>& lb,
           const describer& desc) {
         const auto wc = law::compare(P, pis[i], a, la_, b, lb, la::any_order(P, conv, U), la::any_order(R, conv, U));
-        const bool ok = record(L, ks[i], R, wc, "the row of the call with the flags", desc);
-        if (ok) return true;
-        const std::string flags = off(P, a, la_), bias = off(R, b, lb);
-        if (flags.empty() && !bias.empty())
-          L.diagnose("the permuted call with the explicit bias is wrong, the call with the flags right: " + bias);
-        else if (!flags.empty() && bias.empty())
-          L.diagnose("the call with the flags is wrong, the permuted call with the explicit bias right: " + flags);
-        else if (!flags.empty() && flags == bias)
-          L.diagnose("both calls are wrong, alike: " + flags);
-        else if (!flags.empty())
-          L.diagnose("both calls are wrong: with the flags, " + flags + "; permuted with the bias, " + bias);
+        if (record(L, ks[i], R, wc, "the row of the call with the flags", desc)) return true;
+        if (const std::string dg = which_call_is_off(P, a, la_, R, b, lb, conv, U, "permuted call with the explicit bias");
+            !dg.empty())
+          L.diagnose(dg);
+        return false;
+      });
+  return L.finish();
+}
+
+template <class T>
+law_result law_packing(const check_run& cx) {
+  namespace law = laws::attend_packing;
+  law_run L(cx, law::id, type_name<T>(), "", law::statement(), law::tolerance_rule());
+  if (!L.selected()) return L.finish();
+  const auto ks = L.case_indices();
+  const auto conv = convention(cx);
+  const auto U = units<T>(cx);
+  wants w;
+  w.bias = true;
+  w.no_alibi = true;
+  w.several = true;  // items to pack
+  two_call_cases<T>(
+      L, ks,
+      [&](rng& g, int k) {
+        // no empty rows drawn (they hold the convention, judged by attend.reference)
+        problem P = draw<T>(cx, g, k, cx.lib.attend_caps, la::empty_rows::undeclared, w);
+        problem Q = law::packed(P);
+        return std::pair{std::move(P), std::move(Q)};
+      },
+      [](const problem& P, const layouts& l, const problem& Q, const layouts& lq) {
+        return describe(P, l) + "\npacked, with the bias:\n" + describe(Q, lq);
+      },
+      [&](std::size_t i, const problem& P, const problem& Q, const std::vector<double>& a,
+          const std::vector<double>& la_, const std::vector<double>& b, const std::vector<double>& lb,
+          const describer& desc) {
+        const auto wc = law::compare(P, Q, a, la_, b, lb, la::any_order(P, conv, U), la::any_order(Q, conv, U));
+        if (record(L, ks[i], Q, wc, "the row of the batched call", desc)) return true;
+        if (const std::string dg = which_call_is_off(P, a, la_, Q, b, lb, conv, U, "packed call with the explicit bias");
+            !dg.empty())
+          L.diagnose(dg);
         return false;
       });
   return L.finish();
@@ -1340,6 +1385,7 @@ void attend_all_for(const check_run& cx, std::vector<law_result>& out) {
   out.push_back(law_homogeneity<T>(cx));
   out.push_back(law_batch_invariance<T>(cx));
   out.push_back(law_permutation<T>(cx));
+  out.push_back(law_packing<T>(cx));
 }
 
 }  // namespace

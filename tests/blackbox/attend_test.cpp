@@ -49,7 +49,7 @@ TEST(AttendCheck, TheBuiltinTiledKernelPassesEveryAttendLaw) {
   for (const char* law : {"attend.reference", "attend.support", "attend.gqa_repeat", "attend.causal_prefix",
                           "attend.decode_rows", "attend.padding", "attend.lse_merge", "attend.convex_hull",
                           "attend.independence", "attend.cache", "attend.layout", "attend.homogeneity",
-                          "attend.batch_invariance", "attend.permutation"})
+                          "attend.batch_invariance", "attend.permutation", "attend.packing"})
     // float16 and bfloat16 too: it declares them (dtypes); stored there, computed in float, the lse float64
     for (const char* t : {"float32", "float64", "float16", "bfloat16"}) {
       const std::string id = std::string(law) + "[" + t + "]";
@@ -99,6 +99,7 @@ TEST(AttendCheck, EachMutantFailsItsLawWithItsClassNamed) {
       // a per-item bias read as item 0's for every item (onnxruntime-genai PR 1639)
       {"attend_bias_item0", "attend.reference[float32]", "bias broadcast over the batch"},
       {"attend_bias_item0", "attend.permutation[float32]", "bias broadcast over the batch"},
+      {"attend_mask_before_cap", "attend.packing[float32]", "bias before the softcap"},
       {"attend_scale_ignored", "attend.reference[float32]", "scale ignored"},
       {"attend_scale_ignored", "attend.homogeneity[float32]", "scale ignored"},
       {"attend_alibi_ignored", "attend.reference[float32]", "ALiBi ignored"},
@@ -148,7 +149,8 @@ TEST(AttendCheck, UndeclaredCapabilitiesAreUnsupportedNeverFailed) {
   EXPECT_EQ(rep.verdict.at("attend.batch_invariance[float32]"), "passed") << "within the bound: no fixed schedule";
   for (const char* law : {"attend.gqa_repeat[float32]", "attend.causal_prefix[float32]", "attend.decode_rows[float32]",
                           "attend.cache[float32]",
-                          "attend.padding[float32]", "attend.lse_merge[float32]", "attend.permutation[float32]"})
+                          "attend.padding[float32]", "attend.lse_merge[float32]", "attend.permutation[float32]",
+                          "attend.packing[float32]"})
     EXPECT_EQ(rep.verdict.at(law), "unsupported") << law;
 }
 
@@ -159,7 +161,7 @@ TEST(AttendCheck, ADeclaredNaNConventionIsAccepted) {
                                    " --law attend --cases 30 --out " + dir);
   EXPECT_EQ(r.code, 0) << r.out;
   const report rep = read(dir + "/attend-empty-nan.json");
-  EXPECT_EQ(rep.verdict.size(), 28u);  // 14 attend laws, float32 and float64
+  EXPECT_EQ(rep.verdict.size(), 30u);  // 15 attend laws, float32 and float64
   for (const auto& [id, v] : rep.verdict) EXPECT_EQ(v, "passed") << id;
 }
 

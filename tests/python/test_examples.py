@@ -203,7 +203,7 @@ def test_numpy_rope():
 # --- attend through the pipe (protocol version 4) -----------------------------
 
 ATTEND_LAWS = ("reference", "support", "gqa_repeat", "causal_prefix", "decode_rows", "padding", "lse_merge",
-               "convex_hull", "independence", "cache", "layout", "homogeneity", "permutation")
+               "convex_hull", "independence", "cache", "layout", "homogeneity", "permutation", "packing")
 
 
 def attend_ok(out, lse=True):

@@ -16,6 +16,7 @@
 #include "laws/attend/homogeneity.h"
 #include "laws/attend/independence.h"
 #include "laws/attend/lse_merge.h"
+#include "laws/attend/packing.h"
 #include "laws/attend/padding.h"
 #include "laws/attend/permutation.h"
 #include "laws/attend/reference.h"
@@ -574,6 +575,47 @@ TEST(AttendLaws, PermutationCarriesTheMaskAsABiasWithTheQueriesAndKeys) {
   EXPECT_FALSE(attend_permutation::compare(P, pi, doubles(EP.out), doubles(EP.lse), doubles(EW.out),
                                            doubles(EW.lse), BP, BS)
                    .within());
+}
+
+// attend.packing: the items packed end to end with a block-diagonal bias
+// give each item's exact rows; a block that lets a row see the next item's
+// keys (cross-document attention) does not.
+TEST(AttendLaws, PackingIsTheItemsCalledApart) {
+  problem P = drawn(3, 2, 1, 4, 6, 3, 2);
+  P.causal = true;
+  P.q_start = {2, 0, 1};
+  P.k_len = {6, 3, 5};
+  P.right = 0;
+  P.left = 2;
+  P.sink = {0.5, -1};
+  P.lse = true;
+  P.bias_batch = 3;
+  P.bias.assign(std::size_t(3 * P.n_q * P.n_k), 0.25);
+  P.bias[P.bi(1, 2, 1)] = -INFINITY;
+  const problem Q = attend_packing::packed(P);
+  EXPECT_EQ(Q.batch, 1);
+  EXPECT_EQ(Q.n_q, 12);
+  EXPECT_EQ(Q.n_k, 6 + 3 + 5) << "only the valid keys are packed";
+  EXPECT_EQ(attend_packing::key_offset(P, 2), 9);
+  for (long b = 0; b < P.batch; ++b)
+    for (long i = 0; i < P.n_q; ++i)
+      for (long jp = 0; jp < Q.n_k; ++jp) {
+        const long item = jp < 6 ? 0 : jp < 9 ? 1 : 2, j = jp - attend_packing::key_offset(P, item);
+        EXPECT_EQ(attend::visible(Q, 0, b * P.n_q + i, jp), item == b && attend::visible(P, b, i, j))
+            << "item " << b << " row " << i << " packed key " << jp;
+      }
+  const attend::exact EP = attend::reference(P, empty_rows::zeros), EQ = attend::reference(Q, empty_rows::zeros);
+  const attend::units U{hp(0x1p-24), hp(0x1p-126)};
+  const attend::bounds BP = attend::any_order(P, empty_rows::zeros, U), BQ = attend::any_order(Q, empty_rows::zeros, U);
+  const auto w = attend_packing::compare(P, Q, doubles(EP.out), doubles(EP.lse), doubles(EQ.out), doubles(EQ.lse), BP, BQ);
+  EXPECT_TRUE(w.within());
+  EXPECT_LT(w.ratio, hp(1e-20)) << "the same exact rows";
+  // item 0's last row may see item 1's first key: the rows differ
+  problem X = Q;
+  X.bias[X.bi(0, P.n_q - 1, 6)] = 0;
+  const attend::exact EX = attend::reference(X, empty_rows::zeros);
+  EXPECT_FALSE(
+      attend_packing::compare(P, X, doubles(EP.out), doubles(EP.lse), doubles(EX.out), doubles(EX.lse), BP, BQ).within());
 }
 
 }  // namespace

@@ -1,0 +1,122 @@
+// attend.packing, written once: a packed batch equals its items called
+// apart. Variable-length batches are packed end to end -- one sequence
+// holding every item's queries and valid keys, a block-diagonal mask keeping
+// each item to its own keys (document masking; the cu_seqlens of
+// FlashAttention's varlen call, FlexAttention's document mask) -- and each
+// row of the packed call must be the row of its item in the batched call:
+//   packed[off_q(b) + i][h] = batched[b][i][h],
+// off_q(b) = b n_q. The items' causal mask, window and padding become the
+// packed call's bias (-inf on each key a row does not see, the item's own
+// bias on the others, -inf on every key of another item), the flags off;
+// only each item's valid keys are packed (key j < k_len[b] of item b at
+// off_k(b) + j, off_k(b) = k_len[0] + ... + k_len[b-1]). A kernel whose mask
+// lets a row see another item's keys (cross-document attention in packed
+// training), or that reads the bias of the wrong block, breaks it. ALiBi
+// (positions within an item) is not drawn.
+//
+// Exactness class: within a reassociation bound: the packed row sums the
+// same terms as the item's row (the other items' keys have weight exactly 0),
+// in an order of its own, each within its bound of the same exact row
+// (problem.h): |packed - batched| <= B + B' per entry, B_lse + B'_lse per
+// log-sum-exp.
+// Judge: the black-box check (blackbox/attend_laws.cpp), which names the
+// call that is off its exact value and, with attend.reference's variants,
+// the class.
+#pragma once
+
+#include "laws/attend/compare.h"
+#include "laws/attend/permutation.h"
+#include "laws/attend/problem.h"
+
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace pv::laws::attend_packing {
+
+inline constexpr const char* id = "attend.packing";
+
+inline std::string statement() {
+  return "the items packed end to end in one sequence, a block-diagonal bias keeping each to its own valid keys "
+         "(with its causal mask, window and own bias), give each item's rows of the batched call";
+}
+
+inline std::string tolerance_rule() {
+  return "|packed - batched| <= B + B' per output entry and B_lse + B'_lse per log-sum-exp, B of the batched call, "
+         "B' of the packed one, " +
+         attend::any_order_rule();
+}
+
+/// Where item b's key j sits in the packed call: the valid keys of the items
+/// before it, then j.
+inline long key_offset(const attend::problem& P, long b) {
+  long o = 0;
+  for (long a = 0; a < b; ++a) o += P.k_len[std::size_t(a)];
+  return o;
+}
+
+/// P's items packed into one: queries b n_q + i, valid keys key_offset(b) + j,
+/// the bias block-diagonal (attend_permutation::as_bias within an item, -inf
+/// across), the flags off, one item.
+inline attend::problem packed(const attend::problem& P) {
+  const attend::problem R = attend_permutation::as_bias(P);
+  attend::problem Q;
+  Q.batch = 1;
+  Q.h_q = P.h_q;
+  Q.h_kv = P.h_kv;
+  Q.n_q = P.batch * P.n_q;
+  Q.n_k = key_offset(P, P.batch);
+  Q.d = P.d;
+  Q.d_v = P.d_v;
+  Q.allocate();
+  Q.scale = P.scale;
+  Q.softcap = P.softcap;
+  Q.sink = P.sink;
+  Q.lse = P.lse;
+  Q.bias_batch = 1;
+  Q.bias.assign(std::size_t(Q.n_q * Q.n_k), -std::numeric_limits<double>::infinity());
+  for (long b = 0; b < P.batch; ++b) {
+    const long ok = key_offset(P, b), n = P.k_len[std::size_t(b)];
+    for (long i = 0; i < P.n_q; ++i) {
+      const long ip = b * P.n_q + i;
+      for (long h = 0; h < P.h_q; ++h)
+        for (long l = 0; l < P.d; ++l) Q.q[Q.qi(0, ip, h, l)] = P.q[P.qi(b, i, h, l)];
+      for (long j = 0; j < n; ++j) Q.bias[Q.bi(0, ip, ok + j)] = R.bias[R.bi(b, i, j)];
+    }
+    for (long j = 0; j < n; ++j)
+      for (long g = 0; g < P.h_kv; ++g) {
+        for (long l = 0; l < P.d; ++l) Q.k[Q.ki(0, ok + j, g, l)] = P.k[P.ki(b, j, g, l)];
+        for (long c = 0; c < P.d_v; ++c) Q.v[Q.vi(0, ok + j, g, c)] = P.v[P.vi(b, j, g, c)];
+      }
+  }
+  return Q;
+}
+
+/// The law body: the batched call (out, lse of P) against the packed one
+/// (outp, lsep of Q = packed(P)), row (b, i) against row b n_q + i, within
+/// B + B' (Bq indexed like the packed call); rows of P that see no key
+/// skipped.
+inline attend_compare::worst compare(const attend::problem& P, const attend::problem& Q,
+                                     const std::vector<double>& out, const std::vector<double>& lse,
+                                     const std::vector<double>& outp, const std::vector<double>& lsep,
+                                     const attend::bounds& B, const attend::bounds& Bq) {
+  attend_compare::worst w;
+  for (long b = 0; b < P.batch; ++b)
+    for (long i = 0; i < P.n_q; ++i) {
+      if (attend::empty_row(P, b, i)) continue;
+      const long ip = b * P.n_q + i;
+      for (long h = 0; h < P.h_q; ++h) {
+        for (long c = 0; c < P.d_v; ++c) {
+          const std::size_t e = P.oi(b, i, h, c), ep = Q.oi(0, ip, h, c);
+          attend_compare::raise(w, ep, false, outp[ep], hp(out[e]), B.out[e] + Bq.out[ep]);
+        }
+        if (P.lse && !lse.empty() && !lsep.empty()) {
+          const std::size_t e = P.li(b, h, i), ep = Q.li(0, h, ip);
+          attend_compare::raise(w, ep, true, lsep[ep], hp(lse[e]), B.lse[e] + Bq.lse[ep]);
+        }
+      }
+    }
+  return w;
+}
+
+}  // namespace pv::laws::attend_packing
