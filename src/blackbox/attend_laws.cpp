@@ -580,6 +580,7 @@ law_result law_padding(const check_run& cx) {
   wants w;
   w.padding = true;
   w.no_window = true;
+  w.bias = true;
   for (int k : ks) {
     auto g = L.rng_for(k);
     problem P = draw<T>(cx, g, k, cx.lib.attend_caps | PV_ATTEND_PADDING, conv, w);
@@ -639,6 +640,7 @@ law_result law_batch_invariance(const check_run& cx) {
   wants w;
   w.several = true;
   w.query_blocks = true;
+  w.bias = true;
   for (int k : ks) {
     auto g = L.rng_for(k);
     // the padded keys and values NaN in every call: memory that must not be read
@@ -826,6 +828,7 @@ law_result law_lse_merge(const check_run& cx) {
   std::vector<long> cuts;
   wants w;
   w.lse = true;
+  w.bias = true;
   for (int k : ks) {
     auto g = L.rng_for(k);
     // a cut at which no row of a half is empty, unless the kernel declares

@@ -48,8 +48,8 @@ inline std::string tolerance_rule() {
 }
 
 /// A call of n items whose item s is P's item items[s] (its q_start, k_len,
-/// queries, keys and values), every other field as in P (the padded keys
-/// stay, as memory the kernel must not read).
+/// queries, keys, values and explicit bias), every other field as in P (the
+/// padded keys stay, as memory the kernel must not read).
 inline attend::problem regrouped(const attend::problem& P, const std::vector<long>& items) {
   attend::problem R = P;
   R.batch = long(items.size());
@@ -67,6 +67,7 @@ inline attend::problem regrouped(const attend::problem& P, const std::vector<lon
         for (long c = 0; c < P.d_v; ++c) R.v[R.vi(s, j, g, c)] = P.v[P.vi(b, j, g, c)];
       }
   }
+  attend::carry_bias(P, R, 0, items);  // each slot its item's bias (a shared one stays shared)
   return R;
 }
 

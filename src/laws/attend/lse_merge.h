@@ -47,7 +47,7 @@ inline std::string tolerance_rule() {
 
 /// Keys [from, to) of P as a problem of their own: key j of P is key
 /// j - from, each query's position shifts by -from, each item keeps its valid
-/// keys in the range.
+/// keys in the range (and its explicit bias's columns).
 inline attend::problem keys(const attend::problem& P, long from, long to) {
   attend::problem R = P;
   R.n_k = to - from;
@@ -62,6 +62,7 @@ inline attend::problem keys(const attend::problem& P, long from, long to) {
         for (long c = 0; c < P.d_v; ++c) R.v[R.vi(b, j, g, c)] = P.v[P.vi(b, j + from, g, c)];
       }
   }
+  attend::carry_bias(P, R, from);  // its columns from .. to - 1
   return R;
 }
 

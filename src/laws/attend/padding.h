@@ -42,7 +42,8 @@ inline attend::problem poisoned(const attend::problem& P) {
   return R;
 }
 
-/// Item b alone, its padded keys dropped (n_k = k_len[b], batch 1).
+/// Item b alone, its padded keys dropped (n_k = k_len[b], batch 1), with its
+/// explicit bias's columns of those keys.
 inline attend::problem item(const attend::problem& P, long b) {
   attend::problem R = P;
   R.batch = 1;
@@ -57,6 +58,7 @@ inline attend::problem item(const attend::problem& P, long b) {
       for (long l = 0; l < P.d; ++l) R.k[R.ki(0, j, g, l)] = P.k[P.ki(b, j, g, l)];
       for (long c = 0; c < P.d_v; ++c) R.v[R.vi(0, j, g, c)] = P.v[P.vi(b, j, g, c)];
     }
+  attend::carry_bias(P, R, 0, {b});
   return R;
 }
 

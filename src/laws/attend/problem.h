@@ -219,6 +219,21 @@ inline bool empty_row(const problem& P, long b, long i) {
   return true;
 }
 
+/// R's explicit bias for its keys 0 .. R.n_k - 1 taken from P's keys
+/// from, from + 1, ... of P's item items[s] for R's item s (items empty:
+/// each item its own, or P's shared bias shared); none when P has none.
+inline void carry_bias(const problem& P, problem& R, long from, const std::vector<long>& items = {}) {
+  if (P.bias.empty()) return;
+  const bool shared = P.bias_batch <= 1;
+  R.bias_batch = shared || R.batch == 1 ? 1 : R.batch;
+  R.bias.assign(std::size_t(R.bias_batch * R.n_q * R.n_k), 0.0);
+  for (long s = 0; s < R.bias_batch; ++s) {
+    const long b = items.empty() ? s : items[std::size_t(s)];
+    for (long i = 0; i < R.n_q; ++i)
+      for (long j = 0; j < R.n_k; ++j) R.bias[R.bi(s, i, j)] = P.bias[P.bi(b, i, j + from)];
+  }
+}
+
 inline bool any_empty_row(const problem& P) {
   for (long b = 0; b < P.batch; ++b)
     for (long i = 0; i < P.n_q; ++i)

@@ -618,6 +618,48 @@ TEST(AttendLaws, PackingIsTheItemsCalledApart) {
       attend_packing::compare(P, X, doubles(EP.out), doubles(EP.lse), doubles(EX.out), doubles(EX.lse), BP, BQ).within());
 }
 
+// The calls a law makes from a problem (an item alone without its padded
+// keys, the halves of a key cut, a regrouped batch) carry their part of its
+// explicit bias: the same keys are visible and the exact rows are the
+// problem's, bit for bit.
+TEST(AttendLaws, TheReshapedCallsCarryTheirPartOfTheBias) {
+  problem P = drawn(3, 2, 1, 3, 6, 2, 2);
+  P.k_len = {6, 4, 5};
+  P.sink = {0.5, -1};
+  P.bias_batch = 3;
+  P.bias.assign(std::size_t(3 * P.n_q * P.n_k), 0.0);
+  for (std::size_t e = 0; e < P.bias.size(); ++e) P.bias[e] = e % 7 == 3 ? -INFINITY : double(long(e % 5) - 2) / 4;
+  const attend::exact E = attend::reference(P, empty_rows::zeros);
+  const auto same_rows = [&](long b, const problem& R, long s) {
+    const attend::exact F = attend::reference(R, empty_rows::zeros);
+    for (long i = 0; i < P.n_q; ++i)
+      for (long h = 0; h < P.h_q; ++h)
+        for (long c = 0; c < P.d_v; ++c)
+          EXPECT_EQ(F.out[R.oi(s, i, h, c)], E.out[P.oi(b, i, h, c)]) << "item " << b << " slot " << s;
+  };
+  for (long b = 0; b < P.batch; ++b) {
+    same_rows(b, attend_padding::item(P, b), 0);
+    same_rows(b, attend_batch_invariance::alone(P, b), 0);
+  }
+  const problem W = attend_batch_invariance::wide(P);
+  EXPECT_EQ(W.bias_batch, W.batch);
+  for (long s = 0; s < W.batch; ++s) same_rows(s % P.batch, W, s);
+  // the halves of a cut at key 2: each key keeps its bias
+  const problem H = attend_lse_merge::keys(P, 2, P.n_k);
+  for (long b = 0; b < P.batch; ++b)
+    for (long i = 0; i < P.n_q; ++i)
+      for (long j = 0; j < H.n_k; ++j) {
+        EXPECT_EQ(H.bias[H.bi(b, i, j)], P.bias[P.bi(b, i, j + 2)]);
+        EXPECT_EQ(attend::visible(H, b, i, j), attend::visible(P, b, i, j + 2));
+      }
+  // a shared bias stays shared
+  problem S = P;
+  S.bias_batch = 1;
+  S.bias.resize(std::size_t(P.n_q * P.n_k));
+  EXPECT_EQ(attend_batch_invariance::wide(S).bias_batch, 1);
+  EXPECT_EQ(attend_batch_invariance::wide(S).bias, S.bias);
+}
+
 }  // namespace
 }  // namespace laws_attend_laws_test
 }  // namespace pv::laws
