@@ -1299,39 +1299,57 @@ std::string which_call_is_off(const problem& P, const std::vector<double>& a, co
   return "";
 }
 
+/// The cases of a law comparing the call of a drawn problem P (with its
+/// flags; no empty rows drawn: they hold the convention, judged by
+/// attend.reference) with a call R = make(g, P) of the same rows written with
+/// the explicit bias: compare(i, P, R, a, la, b, lb, B, B_R) judges case i
+/// (a, la: P's call; b, lb: R's), `what` names R's call ("permuted call with
+/// the explicit bias") and `against` P's row in a finding; on a failure,
+/// which_call_is_off.
+template <class T, class Make, class Compare>
+void bias_twin_cases(law_run& L, const check_run& cx, const std::vector<int>& ks, const wants& w, const std::string& what,
+                     const std::string& against, Make make, Compare compare) {
+  const auto conv = convention(cx);
+  const auto U = units<T>(cx);
+  two_call_cases<T>(
+      L, ks,
+      [&](rng& g, int k) {
+        problem P = draw<T>(cx, g, k, cx.lib.attend_caps, la::empty_rows::undeclared, w);
+        problem R = make(g, P);
+        return std::pair{std::move(P), std::move(R)};
+      },
+      [&](const problem& P, const layouts& l, const problem& R, const layouts& lr) {
+        return describe(P, l) + "\nthe " + what + ":\n" + describe(R, lr);
+      },
+      [&](std::size_t i, const problem& P, const problem& R, const std::vector<double>& a,
+          const std::vector<double>& la_, const std::vector<double>& b, const std::vector<double>& lb,
+          const describer& desc) {
+        const auto wc = compare(i, P, R, a, la_, b, lb, la::any_order(P, conv, U), la::any_order(R, conv, U));
+        if (record(L, ks[i], R, wc, against, desc)) return true;
+        if (const std::string dg = which_call_is_off(P, a, la_, R, b, lb, conv, U, what); !dg.empty())
+          L.diagnose(dg);
+        return false;
+      });
+}
+
 template <class T>
 law_result law_permutation(const check_run& cx) {
   namespace law = laws::attend_permutation;
   law_run L(cx, law::id, type_name<T>(), "", law::statement(), law::tolerance_rule());
   if (!L.selected()) return L.finish();
-  const auto ks = L.case_indices();
-  const auto conv = convention(cx);
-  const auto U = units<T>(cx);
   std::vector<std::vector<long>> pis;  // case i's permutation of the queries
   wants w;
   w.bias = true;
   w.no_alibi = true;
-  two_call_cases<T>(
-      L, ks,
-      [&](rng& g, int k) {
-        // no empty rows drawn (they hold the convention, judged by attend.reference)
-        problem P = draw<T>(cx, g, k, cx.lib.attend_caps, la::empty_rows::undeclared, w);
+  bias_twin_cases<T>(
+      L, cx, L.case_indices(), w, "permuted call with the explicit bias", "the row of the call with the flags",
+      [&](rng& g, const problem& P) {
         pis.push_back(draw_permutation(g, P.n_q));
-        problem R = law::permuted(law::as_bias(P), pis.back(), draw_permutation(g, P.n_k));
-        return std::pair{std::move(P), std::move(R)};
+        return law::permuted(law::as_bias(P), pis.back(), draw_permutation(g, P.n_k));
       },
-      [](const problem& P, const layouts& l, const problem& R, const layouts& lr) {
-        return describe(P, l) + "\npermuted, with the bias:\n" + describe(R, lr);
-      },
-      [&](std::size_t i, const problem& P, const problem& R, const std::vector<double>& a,
-          const std::vector<double>& la_, const std::vector<double>& b, const std::vector<double>& lb,
-          const describer& desc) {
-        const auto wc = law::compare(P, pis[i], a, la_, b, lb, la::any_order(P, conv, U), la::any_order(R, conv, U));
-        if (record(L, ks[i], R, wc, "the row of the call with the flags", desc)) return true;
-        if (const std::string dg = which_call_is_off(P, a, la_, R, b, lb, conv, U, "permuted call with the explicit bias");
-            !dg.empty())
-          L.diagnose(dg);
-        return false;
+      [&](std::size_t i, const problem& P, const problem&, const auto& a, const auto& la_, const auto& b,
+          const auto& lb, const la::bounds& B, const la::bounds& BR) {
+        return law::compare(P, pis[i], a, la_, b, lb, B, BR);
       });
   return L.finish();
 }
@@ -1341,33 +1359,16 @@ law_result law_packing(const check_run& cx) {
   namespace law = laws::attend_packing;
   law_run L(cx, law::id, type_name<T>(), "", law::statement(), law::tolerance_rule());
   if (!L.selected()) return L.finish();
-  const auto ks = L.case_indices();
-  const auto conv = convention(cx);
-  const auto U = units<T>(cx);
   wants w;
   w.bias = true;
   w.no_alibi = true;
   w.several = true;  // items to pack
-  two_call_cases<T>(
-      L, ks,
-      [&](rng& g, int k) {
-        // no empty rows drawn (they hold the convention, judged by attend.reference)
-        problem P = draw<T>(cx, g, k, cx.lib.attend_caps, la::empty_rows::undeclared, w);
-        problem Q = law::packed(P);
-        return std::pair{std::move(P), std::move(Q)};
-      },
-      [](const problem& P, const layouts& l, const problem& Q, const layouts& lq) {
-        return describe(P, l) + "\npacked, with the bias:\n" + describe(Q, lq);
-      },
-      [&](std::size_t i, const problem& P, const problem& Q, const std::vector<double>& a,
-          const std::vector<double>& la_, const std::vector<double>& b, const std::vector<double>& lb,
-          const describer& desc) {
-        const auto wc = law::compare(P, Q, a, la_, b, lb, la::any_order(P, conv, U), la::any_order(Q, conv, U));
-        if (record(L, ks[i], Q, wc, "the row of the batched call", desc)) return true;
-        if (const std::string dg = which_call_is_off(P, a, la_, Q, b, lb, conv, U, "packed call with the explicit bias");
-            !dg.empty())
-          L.diagnose(dg);
-        return false;
+  bias_twin_cases<T>(
+      L, cx, L.case_indices(), w, "packed call with the explicit bias", "the row of the batched call",
+      [](rng&, const problem& P) { return law::packed(P); },
+      [](std::size_t, const problem& P, const problem& Q, const auto& a, const auto& la_, const auto& b,
+         const auto& lb, const la::bounds& B, const la::bounds& BQ) {
+        return law::compare(P, Q, a, la_, b, lb, B, BQ);
       });
   return L.finish();
 }
