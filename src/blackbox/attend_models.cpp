@@ -7,6 +7,7 @@
 #include "blackbox/attend_calls.h"
 #include "blackbox/law_run.h"
 #include "blackbox/laws.h"
+#include "laws/attend/fast_bound.h"
 #include "laws/attend/gqa_repeat.h"
 #include "laws/attend/models.h"
 #include "laws/attend/reference.h"

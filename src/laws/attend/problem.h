@@ -172,6 +172,7 @@ struct variant {
   /// microsoft/onnxruntime-genai PR 1639, lucidrains/graph-transformer-pytorch
   /// PR 2: a bias of one per item read as one shared by every item (item 0's).
   bool bias_item0 = false;
+  bool operator==(const variant&) const = default;
 };
 
 /// Where the bias of key j for query i of item b is read (item 0's for the
@@ -295,7 +296,7 @@ class exact_dot {
 /// What the rows of one problem need, allocated once for all its rows: the
 /// logits and exponentials of a row (the hp vectors grow to n_k and are
 /// rewritten in place), the scale and the scratch. reference() and
-/// any_order() compute every row through one; the values are those of the
+/// any_order_mp() compute every row through one; the values are those of the
 /// same formulas written with hp operators (mp(), above).
 struct row_work {
   row_work(const problem& P, const variant& w)
@@ -641,8 +642,11 @@ inline bounds bounds_for(const problem& P) {
   return B;
 }
 
-inline bounds any_order(const problem& P, empty_rows conv, const units& U, const row_set* rows = nullptr,
-                        const variant& w = {}) {
+/// The bound of every entry computed by MPFR (fast_bound.h's any_order()
+/// computes the problem's own reading in binary64 and calls this for the
+/// rest).
+inline bounds any_order_mp(const problem& P, empty_rows conv, const units& U, const row_set* rows = nullptr,
+                           const variant& w = {}) {
   bounds B = bounds_for(P);
   const bound_factors F(P, U);
   const bool sinks = !P.sink.empty();
@@ -654,7 +658,7 @@ inline bounds any_order(const problem& P, empty_rows conv, const units& U, const
   return B;
 }
 
-/// reference() and any_order() of the same problem, reading and the same
+/// reference() and any_order_mp() of the same problem, reading and the same
 /// rows, computed together: each row's logits and exponentials once. The
 /// values are theirs bit for bit; a reading that drops the sinks (whose
 /// bound still counts them) is computed by the two apart.
@@ -663,10 +667,10 @@ struct exact_and_bounds {
   bounds B;
 };
 
-inline exact_and_bounds reference_and_bound(const problem& P, empty_rows conv, const units& U,
-                                            const variant& w = {}, const row_set* rows = nullptr) {
+inline exact_and_bounds reference_and_bound_mp(const problem& P, empty_rows conv, const units& U,
+                                               const variant& w = {}, const row_set* rows = nullptr) {
   const bool sinks = !P.sink.empty();
-  if (sinks && w.no_sinks) return {reference(P, conv, w, rows), any_order(P, conv, U, rows, w)};
+  if (sinks && w.no_sinks) return {reference(P, conv, w, rows), any_order_mp(P, conv, U, rows, w)};
   exact_and_bounds R{exact_for(P), bounds_for(P)};
   const bound_factors F(P, U);
   row_work W(P, w);
@@ -678,9 +682,6 @@ inline exact_and_bounds reference_and_bound(const problem& P, empty_rows conv, c
   return R;
 }
 
-inline bounds any_order(const problem& P, empty_rows conv, const hp& u, const hp& mu) {
-  return any_order(P, conv, units{u, mu});
-}
 
 /// The bound in words (each attend law quotes it in its tolerance).
 inline std::string any_order_rule() {

@@ -12,6 +12,7 @@
 #include "laws/attend/causal_prefix.h"
 #include "laws/attend/convex_hull.h"
 #include "laws/attend/decode_rows.h"
+#include "laws/attend/fast_bound.h"
 #include "laws/attend/gqa_repeat.h"
 #include "laws/attend/homogeneity.h"
 #include "laws/attend/independence.h"

@@ -2,6 +2,7 @@
 // (laws/attend/problem.h): closed forms for one key, sinks, softcap, ALiBi,
 // GQA's repeat mapping, masks and the empty-row conventions; the bound holds
 // for a float evaluation and is not vacuous.
+#include "laws/attend/fast_bound.h"
 #include "laws/attend/problem.h"
 
 #include <gtest/gtest.h>
@@ -319,7 +320,7 @@ plain_row plain(const problem& P, long b, long i, long h, const variant& w, cons
   return R;
 }
 
-// reference(), any_order() and reference_and_bound() compute in place
+// reference(), any_order_mp() and reference_and_bound_mp() compute in place
 // (mp(): one MPFR call per hp operator, a row's logits and exponentials once);
 // their values are the plain formulas' bit for bit, under GQA, causal, a
 // window, softcap, ALiBi, an explicit bias of one per item and sinks, in the
@@ -362,8 +363,8 @@ TEST(AttendProblem, TheInPlaceRowsAreThePlainFormulasBitForBit) {
       const problem& R = *Q;
       const variant& w = ws[k];
       const exact E = reference(R, empty_rows::zeros, w);
-      const bounds B = any_order(R, empty_rows::zeros, U, nullptr, w);
-      const auto [Ef, Bf] = reference_and_bound(R, empty_rows::zeros, U, w);
+      const bounds B = any_order_mp(R, empty_rows::zeros, U, nullptr, w);
+      const auto [Ef, Bf] = reference_and_bound_mp(R, empty_rows::zeros, U, w);
       for (long b = 0; b < R.batch; ++b)
         for (long h = 0; h < R.h_q; ++h)
           for (long i = 0; i < R.n_q; ++i) {
