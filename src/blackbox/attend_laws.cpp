@@ -76,6 +76,7 @@ struct wants {
   /// an explicit bias in some cases, where the kernel declares it (the laws whose calls carry it)
   bool bias = false;
   bool cap_and_bias = false;  ///< softcap and a bias with masked keys together, where both are declared
+  bool mask_only = false;     ///< the bias a keep-mask (0 or -inf): the visible keys' weights left as drawn
   bool no_alibi = false;
   /// the cases query_blocks(k) draw n_q across blocks of 64 rows (a grid of query blocks, its last
   /// partial block): the laws that judge every row, where the exact reference's cost allows
@@ -101,11 +102,11 @@ double query_scale(int k) {
 /// An explicit bias for P, one per item or one shared (when batch > 1, either
 /// way): a keep-mask (0 or -inf), values, or values with masked keys; the
 /// values quarters in [-4, 4], exact in every format (the bound need not
-/// count their storage). `masked`: some keys masked.
-void draw_bias(rng& g, problem& P, bool masked) {
+/// count their storage). `masked`: some keys masked; `mask_only`: a keep-mask.
+void draw_bias(rng& g, problem& P, bool masked, bool mask_only) {
   P.bias_batch = P.batch > 1 && g.range(0, 1) ? P.batch : 1;
   P.bias.assign(std::size_t(P.bias_batch * P.n_q * P.n_k), 0.0);
-  const long mode = masked ? 2 * g.range(0, 1) : g.range(0, 2);  // 0 mask, 1 values, 2 both
+  const long mode = mask_only ? 0 : masked ? 2 * g.range(0, 1) : g.range(0, 2);  // 0 mask, 1 values, 2 both
   for (auto& x : P.bias) {
     if (mode != 1 && g.range(0, 3) == 0) x = -std::numeric_limits<double>::infinity();
     else if (mode != 0) x = double(g.range(-16, 16)) / 4;
@@ -180,7 +181,7 @@ problem draw(const check_run& cx, rng& g, int k, std::uint32_t caps, la::empty_r
       for (long h = 0; h < P.h_q; ++h) P.sink.push_back(g.real(-3, 3));
     if (!w.no_extras && has(caps, PV_ATTEND_ALIBI) && (both || g.range(0, 3) == 0) && !w.no_alibi)
       for (long h = 0; h < P.h_q; ++h) P.alibi.push_back(std::ldexp(1.0, -int(8 * (h + 1) / P.h_q)));
-    if (biased && (cap_bias || g.range(0, 1))) draw_bias(g, P, cap_bias);
+    if (biased && (cap_bias || g.range(0, 1))) draw_bias(g, P, cap_bias, w.mask_only);
     P.lse = w.lse || (!w.no_extras && has(caps, PV_ATTEND_LSE) && g.range(0, 1));
     // every tenth case, for a kernel declaring what an empty row holds, rows that see no key and no
     // sink (an item padded to nothing, or a query before the first key under the causal mask: NaN
@@ -206,9 +207,18 @@ problem draw(const check_run& cx, rng& g, int k, std::uint32_t caps, la::empty_r
 /// the bound that of the variant's computation (its visible keys, logits
 /// and KV heads).
 bool matches(const problem& P, const std::vector<double>& out, la::empty_rows conv, const la::units& U,
-             const la::variant& w) {
+             const la::variant& w, const std::vector<double>& lse = {}) {
   const auto [E, B] = la::reference_and_bound(P, conv, U, w);
-  return laws::attend_reference::compare(P, out, {}, E, B).within();
+  return laws::attend_reference::compare(P, out, lse, E, B).within();
+}
+
+/// The first of attend.reference's wrong readings of P (its variants) that
+/// the output and log-sum-exp match; empty when none does.
+std::string matching_variant(const problem& P, const std::vector<double>& out, const std::vector<double>& lse,
+                             la::empty_rows conv, const la::units& U) {
+  for (const auto& v : laws::attend_reference::variants(P))
+    if (matches(P, out, conv, U, v.w, lse)) return v.name;
+  return "";
 }
 
 /// The layout hypothesis of a failure: that the kernel ignores the strides of
@@ -373,14 +383,7 @@ law_result law_attend_reference(const check_run& cx) {
           // the last rows never written (a grid of query blocks without its partial block)
           std::string dg = rows_unwritten(P, out, E, B, attend_calls::unwritten_rows<T>(P, lay, R));
           // which wrong reading of the problem the output matches
-          for (const auto& v : dg.empty() ? law::variants(P) : std::vector<law::named_variant>{}) {
-            const auto [Ev, Bv] = la::reference_and_bound(P, conv, U, v.w);
-            const auto wv = law::compare(P, out, lse, Ev, Bv);
-            if (wv.within()) {
-              dg = v.name;
-              break;
-            }
-          }
+          if (dg.empty()) dg = matching_variant(P, out, lse, conv, U);
           // a tensor's strides ignored
           if (dg.empty()) dg = strides_ignored(P, lay, out, conv, U, E, B);
           // the empty rows: another convention than the one declared
@@ -464,6 +467,7 @@ law_result law_causal_prefix(const check_run& cx) {
   wants w;
   w.causal = true;
   w.query_blocks = true;
+  w.bias = true;  // a row whose later keys the bias masks is shielded too
   for (int k : ks) {
     auto g = L.rng_for(k);
     ps.push_back(draw<T>(cx, g, k, cx.lib.attend_caps | PV_ATTEND_CAUSAL, conv, w));
@@ -521,14 +525,18 @@ law_result law_decode_rows(const check_run& cx) {
   wants w;
   w.causal = true;
   w.no_padding = true;
+  w.bias = true;
   for (int k : ks) {
     auto g = L.rng_for(k);
     problem D = draw<T>(cx, g, k, cx.lib.attend_caps | PV_ATTEND_CAUSAL, conv, w);
     if (D.n_q > D.n_k) {  // a decode step sits at the end of its keys
+      const problem drawn = D;
       D.n_q = D.n_k;
       D.q.resize(std::size_t(D.batch * D.n_q * D.h_q * D.d));
+      la::carry_bias(drawn, D, 0);
     }
     for (auto& q : D.q_start) q = D.n_k - D.n_q;
+    la::keep_own_key(D);  // its rows moved: none empty (the square call's earlier rows likewise)
     const double s = 3;
     const storage<T> stored(cx);
     problem F = law::square(D, [&](std::size_t) { return stored(g.real(-s, s)); });
@@ -899,7 +907,8 @@ law_result law_attend_convex_hull(const check_run& cx) {
   const auto U = units<T>(cx);
   const storage<T> stored(cx);
   const auto make = [&](rng& g, int k) {
-    problem P = draw<T>(cx, g, k, cx.lib.attend_caps, conv, {});
+    // a keep-mask at most: the weights of the keys a row sees stay nearly equal
+    problem P = draw<T>(cx, g, k, cx.lib.attend_caps, conv, {.bias = true, .mask_only = true});
     const double M = law::magnitude(P, F, A);
     for (auto& x : P.q) x = stored(x / 16);  // nearly equal weights
     std::vector<double> sign(std::size_t(P.d_v));
@@ -943,6 +952,7 @@ law_result law_independence(const check_run& cx) {
   wants w;
   w.several = true;
   w.query_blocks = true;
+  w.bias = true;
   for (int k : ks) {
     auto g = L.rng_for(k);
     // the padded keys and values NaN in every call: memory that must not be read
@@ -1037,6 +1047,7 @@ law_result law_cache(const check_run& cx) {
   wants w;
   w.causal = true;
   w.no_padding = true;
+  w.bias = true;  // the prefill's rows take P's pattern, each step its rows and keys of it
   for (int k : ks) {
     auto g = L.rng_for(k);
     const problem P = draw<T>(cx, g, k, cx.lib.attend_caps | PV_ATTEND_CAUSAL, conv, w);
@@ -1203,7 +1214,7 @@ law_result law_homogeneity(const check_run& cx) {
   std::vector<int> fs, es;
   for (int k : ks) {
     auto g = L.rng_for(k);
-    const problem P = law::explicit_scale(draw<T>(cx, g, k, cx.lib.attend_caps, conv, {}));
+    const problem P = law::explicit_scale(draw<T>(cx, g, k, cx.lib.attend_caps, conv, {.bias = true}));
     fs.push_back(k % 2 ? 4 : 2);  // even: sqrt(2^-f scale) = 2^{-f/2} sqrt(scale)
     es.push_back(int(g.range(1, 3)));
     qs.push_back(law::queries_scaled(P, fs.back()));
@@ -1284,13 +1295,9 @@ std::string which_call_is_off(const problem& P, const std::vector<double>& a, co
                               const problem& R, const std::vector<double>& b, const std::vector<double>& lb,
                               la::empty_rows conv, const la::units& U, const std::string& other) {
   const auto off = [&](const problem& X, const std::vector<double>& out, const std::vector<double>& lse) {
-    const auto [E, B] = la::reference_and_bound(X, conv, U);
-    if (laws::attend_reference::compare(X, out, lse, E, B).within()) return std::string();
-    for (const auto& v : laws::attend_reference::variants(X)) {
-      const auto [Ev, Bv] = la::reference_and_bound(X, conv, U, v.w);
-      if (laws::attend_reference::compare(X, out, lse, Ev, Bv).within()) return std::string(v.name);
-    }
-    return std::string("off its exact value, no single cause found");
+    if (matches(X, out, conv, U, {}, lse)) return std::string();
+    const std::string v = matching_variant(X, out, lse, conv, U);
+    return v.empty() ? std::string("off its exact value, no single cause found") : v;
   };
   const std::string flags = off(P, a, la_), bias = off(R, b, lb);
   if (flags.empty() && !bias.empty()) return "the " + other + " is wrong, the call with the flags right: " + bias;

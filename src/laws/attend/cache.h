@@ -54,6 +54,8 @@ attend::problem prefill(const attend::problem& P, Fill&& fill) {
   for (std::size_t e = 0; e < F.q.size(); ++e) F.q[e] = fill(e);
   for (auto& s : F.q_start) s = 0;
   for (auto& l : F.k_len) l = F.n_k;
+  attend::bias_rows_from(P, F, 0);  // P's rows of the explicit bias in turn, no row left without a key
+  attend::keep_own_key(F);
   return F;
 }
 
@@ -76,6 +78,7 @@ inline attend::problem step(const attend::problem& F, long p0, long c) {
         for (long v = 0; v < F.d_v; ++v) S.v[S.vi(b, j, g, v)] = F.v[F.vi(b, j, g, v)];
       }
   }
+  attend::carry_bias(F, S, 0, {}, p0);  // F's rows p0.. of the bias, over the cache's keys
   return S;
 }
 

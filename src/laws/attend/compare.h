@@ -6,11 +6,14 @@
 // finding (its ratio to its bound).
 #pragma once
 
+#include "laws/attend/problem.h"
 #include "numerics/scalar.h"
 
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <utility>
+#include <vector>
 
 namespace pv::laws::attend_compare {
 
@@ -52,6 +55,34 @@ inline void raise(worst& w, std::size_t index, bool lse, double got, const hp& w
     w.bound = bound;
     w.ratio = ratio;
   }
+}
+
+/// Every non-empty row (b, i) of P's call against row row_of(b, i) = (bq, iq)
+/// of Q's call, each head: outputs within B + Bq and, when P asks for it,
+/// log-sum-exps within B_lse + Bq_lse; the worst entry indexed in Q's
+/// call (the laws that compare a call with the same rows called otherwise:
+/// permuted, packed).
+template <class RowOf>
+worst compare_rows(const attend::problem& P, const attend::problem& Q, RowOf&& row_of,
+                   const std::vector<double>& out, const std::vector<double>& lse, const std::vector<double>& outq,
+                   const std::vector<double>& lseq, const attend::bounds& B, const attend::bounds& Bq) {
+  worst w;
+  for (long b = 0; b < P.batch; ++b)
+    for (long i = 0; i < P.n_q; ++i) {
+      if (attend::empty_row(P, b, i)) continue;
+      const std::pair<long, long> r = row_of(b, i);
+      for (long h = 0; h < P.h_q; ++h) {
+        for (long c = 0; c < P.d_v; ++c) {
+          const std::size_t e = P.oi(b, i, h, c), eq = Q.oi(r.first, r.second, h, c);
+          raise(w, eq, false, outq[eq], hp(out[e]), B.out[e] + Bq.out[eq]);
+        }
+        if (P.lse && !lse.empty() && !lseq.empty()) {
+          const std::size_t e = P.li(b, h, i), eq = Q.li(r.first, h, r.second);
+          raise(w, eq, true, lseq[eq], hp(lse[e]), B.lse[e] + Bq.lse[eq]);
+        }
+      }
+    }
+  return w;
 }
 
 }  // namespace pv::laws::attend_compare

@@ -53,35 +53,49 @@ inline double magnitude(const attend::problem& P, double stored_max, double arit
 /// The law body: the worst distance outside the hull against B (its `other`
 /// the nearer end of the hull). `over` gets, for the worst entry, the
 /// largest unnormalised sum sum_j e^{s_j - m} |v_jc| of its row and column
-/// (what a streamed accumulator holds before the division).
+/// (what a streamed accumulator holds before the division): the only exact
+/// arithmetic here, one row's, for the diagnosis.
 inline attend_compare::worst compare(const attend::problem& P, const std::vector<double>& out,
                                      const attend::bounds& B, hp* over = nullptr) {
   attend_compare::worst w;
-  hp worst_sum = 0;
   const bool sinks = !P.sink.empty();
-  attend::row_work W(P, {});
-  attend::each_row(P, {}, nullptr, W, [&](long b, long h, long i, std::size_t) {
-    const long g = attend::kv_head(P, h);
-    const attend::row_logits& r = W.r;
-    if (r.keys.empty()) return;  // empty, or only the sink: the convention, or exactly 0
-    attend::softmax_terms(W, sinks);
-    for (long c = 0; c < P.d_v; ++c) {
-      hp lo = sinks ? hp(0) : hp(P.v[P.vi(b, r.keys[0], g, c)]), hi = lo, sum = 0;
-      for (std::size_t t = 0; t < r.keys.size(); ++t) {
-        const hp v = hp(P.v[P.vi(b, r.keys[t], g, c)]);
-        lo = v < lo ? v : lo;
-        hi = v > hi ? v : hi;
-        sum += W.e[t] * abs(v);
+  long wb = -1, wh = 0, wi = 0, wc = 0;  // the worst entry's row and column
+  std::vector<long> keys;
+  for (long b = 0; b < P.batch; ++b)
+    for (long h = 0; h < P.h_q; ++h) {
+      const long g = attend::kv_head(P, h);
+      for (long i = 0; i < P.n_q; ++i) {
+        keys.clear();
+        for (long j = 0; j < P.n_k; ++j)
+          if (attend::visible(P, b, i, j)) keys.push_back(j);
+        if (keys.empty()) continue;  // empty, or only the sink: the convention, or exactly 0
+        for (long c = 0; c < P.d_v; ++c) {
+          double lo = sinks ? 0.0 : P.v[P.vi(b, keys[0], g, c)], hi = lo;
+          for (long j : keys) {
+            const double v = P.v[P.vi(b, j, g, c)];
+            lo = std::fmin(lo, v);
+            hi = std::fmax(hi, v);
+          }
+          const std::size_t e = P.oi(b, i, h, c);
+          const double o = out[e];
+          const double nearer = std::isfinite(o) && o < lo ? lo : std::isfinite(o) && o > hi ? hi : o;
+          const hp before = w.ratio;
+          attend_compare::raise(w, e, false, o, hp(std::isfinite(o) ? nearer : lo), B.out[e]);
+          if (w.ratio != before) wb = b, wh = h, wi = i, wc = c;
+        }
       }
-      const std::size_t e = P.oi(b, i, h, c);
-      const double o = out[e];
-      const hp nearer = std::isfinite(o) && hp(o) < lo ? lo : std::isfinite(o) && hp(o) > hi ? hi : hp(o);
-      const double before = w.ratio.convert_to<double>();
-      attend_compare::raise(w, e, false, o, std::isfinite(o) ? nearer : hp(lo), B.out[e]);
-      if (w.ratio.convert_to<double>() != before) worst_sum = sum;
     }
-  });
-  if (over) *over = worst_sum;
+  if (over) {
+    *over = 0;
+    if (wb >= 0) {
+      attend::row_work W(P, {});
+      attend::logits(P, wb, wi, wh, {}, W);
+      if (!P.sink.empty()) W.sink = hp(P.sink[std::size_t(wh)]);
+      attend::softmax_terms(W, sinks);
+      const long g = attend::kv_head(P, wh);
+      for (std::size_t t = 0; t < W.r.keys.size(); ++t) *over += W.e[t] * abs(hp(P.v[P.vi(wb, W.r.keys[t], g, wc)]));
+    }
+  }
   return w;
 }
 

@@ -48,6 +48,8 @@ attend::problem square(const attend::problem& D, Early&& early) {
           F.q[F.qi(b, i, h, l)] = r >= 0 ? D.q[D.qi(b, r, h, l)] : early(F.qi(b, i, h, l));
         }
   }
+  attend::bias_rows_from(D, F, D.n_k - D.n_q);  // its last rows D's bias, the others D's rows again
+  attend::keep_own_key(F);
   return F;
 }
 

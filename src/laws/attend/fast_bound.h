@@ -50,9 +50,24 @@
 #include <string>
 #include <vector>
 
-namespace pv::laws::attend {
+namespace pv::laws::attend_fast_bound {
 
-namespace fast_bound_detail {
+using attend::any_order_mp;
+using attend::bias_at;
+using attend::bound_factors;
+using attend::bounds;
+using attend::bounds_for;
+using attend::empty_rows;
+using attend::kv_head;
+using attend::mp;
+using attend::problem;
+using attend::row_set;
+using attend::scale_of;
+using attend::units;
+using attend::visible;
+using attend::wanted;
+
+namespace detail {
 
 /// x rounded toward +inf to binary64.
 inline double up(const hp& x) { return mpfr_get_d(mp(x), MPFR_RNDU); }
@@ -132,13 +147,13 @@ inline void sample(const problem& P, empty_rows conv, const units& U, const row_
           for (long c = 0; c < P.d_v; ++c) check(B.out[P.oi(b, i, h, c)], M.out[P.oi(b, i, h, c)], "output entry", P.oi(b, i, h, c));
 }
 
-}  // namespace fast_bound_detail
+}  // namespace detail
 
 /// any_order(P, conv, U, rows) with the reading the problem states (the
 /// file comment): the same entries, each rounded up by at most a relative
 /// 2^-30. Rows the argument does not cover are MPFR's.
 inline bounds any_order_fast(const problem& P, empty_rows conv, const units& U, const row_set* rows = nullptr) {
-  namespace fb = fast_bound_detail;
+  namespace fb = detail;
   using fast::dd;
   const double u64 = fast::u, big = 0x1p500;
   bounds B = bounds_for(P);
@@ -285,11 +300,15 @@ inline bounds any_order_fast(const problem& P, empty_rows conv, const units& U, 
   return B;
 }
 
+}  // namespace pv::laws::attend_fast_bound
+
+namespace pv::laws::attend {
+
 /// The bound every attend law takes: the problem's own reading in binary64
 /// (any_order_fast), a wrong reading of the diagnosis by MPFR.
 inline bounds any_order(const problem& P, empty_rows conv, const units& U, const row_set* rows = nullptr,
                         const variant& w = {}) {
-  return w == variant{} ? any_order_fast(P, conv, U, rows) : any_order_mp(P, conv, U, rows, w);
+  return w == variant{} ? attend_fast_bound::any_order_fast(P, conv, U, rows) : any_order_mp(P, conv, U, rows, w);
 }
 
 inline bounds any_order(const problem& P, empty_rows conv, const hp& u, const hp& mu) {
@@ -301,7 +320,7 @@ inline bounds any_order(const problem& P, empty_rows conv, const hp& u, const hp
 inline exact_and_bounds reference_and_bound(const problem& P, empty_rows conv, const units& U,
                                             const variant& w = {}, const row_set* rows = nullptr) {
   if (!(w == variant{})) return reference_and_bound_mp(P, conv, U, w, rows);
-  return {reference(P, conv, w, rows), any_order_fast(P, conv, U, rows)};
+  return {reference(P, conv, w, rows), attend_fast_bound::any_order_fast(P, conv, U, rows)};
 }
 
 }  // namespace pv::laws::attend

@@ -30,6 +30,7 @@
 
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace pv::laws::attend_packing {
@@ -100,23 +101,8 @@ inline attend_compare::worst compare(const attend::problem& P, const attend::pro
                                      const std::vector<double>& out, const std::vector<double>& lse,
                                      const std::vector<double>& outp, const std::vector<double>& lsep,
                                      const attend::bounds& B, const attend::bounds& Bq) {
-  attend_compare::worst w;
-  for (long b = 0; b < P.batch; ++b)
-    for (long i = 0; i < P.n_q; ++i) {
-      if (attend::empty_row(P, b, i)) continue;
-      const long ip = b * P.n_q + i;
-      for (long h = 0; h < P.h_q; ++h) {
-        for (long c = 0; c < P.d_v; ++c) {
-          const std::size_t e = P.oi(b, i, h, c), ep = Q.oi(0, ip, h, c);
-          attend_compare::raise(w, ep, false, outp[ep], hp(out[e]), B.out[e] + Bq.out[ep]);
-        }
-        if (P.lse && !lse.empty() && !lsep.empty()) {
-          const std::size_t e = P.li(b, h, i), ep = Q.li(0, h, ip);
-          attend_compare::raise(w, ep, true, lsep[ep], hp(lse[e]), B.lse[e] + Bq.lse[ep]);
-        }
-      }
-    }
-  return w;
+  const auto row_of = [&](long b, long i) { return std::pair<long, long>{0, b * P.n_q + i}; };
+  return attend_compare::compare_rows(P, Q, row_of, out, lse, outp, lsep, B, Bq);
 }
 
 }  // namespace pv::laws::attend_packing

@@ -222,8 +222,10 @@ inline bool empty_row(const problem& P, long b, long i) {
 
 /// R's explicit bias for its keys 0 .. R.n_k - 1 taken from P's keys
 /// from, from + 1, ... of P's item items[s] for R's item s (items empty:
-/// each item its own, or P's shared bias shared); none when P has none.
-inline void carry_bias(const problem& P, problem& R, long from, const std::vector<long>& items = {}) {
+/// each item its own, or P's shared bias shared), R's row i from P's row
+/// i + row_from; none when P has none.
+inline void carry_bias(const problem& P, problem& R, long from, const std::vector<long>& items = {},
+                       long row_from = 0) {
   if (P.bias.empty()) return;
   const bool shared = P.bias_batch <= 1;
   R.bias_batch = shared || R.batch == 1 ? 1 : R.batch;
@@ -231,8 +233,37 @@ inline void carry_bias(const problem& P, problem& R, long from, const std::vecto
   for (long s = 0; s < R.bias_batch; ++s) {
     const long b = items.empty() ? s : items[std::size_t(s)];
     for (long i = 0; i < R.n_q; ++i)
-      for (long j = 0; j < R.n_k; ++j) R.bias[R.bi(s, i, j)] = P.bias[P.bi(b, i, j + from)];
+      for (long j = 0; j < R.n_k; ++j) R.bias[R.bi(s, i, j)] = P.bias[P.bi(b, i + row_from, j + from)];
   }
+}
+
+/// F's explicit bias over its own F.n_q rows (same keys and items as P):
+/// row r is P's row (r - off) mod P.n_q, so F's rows off .. off + P.n_q - 1
+/// are P's rows in order (a square call whose last rows are a decode call's,
+/// or a prefill drawing on P's pattern of masked keys); none when P has none.
+inline void bias_rows_from(const problem& P, problem& F, long off) {
+  if (P.bias.empty()) return;
+  F.bias_batch = P.bias_batch;
+  F.bias.assign(std::size_t(F.bias_batch * F.n_q * F.n_k), 0.0);
+  for (long s = 0; s < F.bias_batch; ++s)
+    for (long r = 0; r < F.n_q; ++r)
+      for (long j = 0; j < F.n_k; ++j)
+        F.bias[F.bi(s, r, j)] = P.bias[P.bi(s, ((r - off) % P.n_q + P.n_q) % P.n_q, j)];
+}
+
+/// Lifts a -inf of the explicit bias on each row's own key (j = q_start + i)
+/// to 0: a causal row without padding then always sees a key, so masking by
+/// the bias never empties a row (for the laws whose calls a kernel without
+/// an empty-row convention must also answer).
+inline void keep_own_key(problem& P) {
+  if (P.bias.empty()) return;
+  for (long b = 0; b < P.batch; ++b)  // a shared bias: every item's own keys
+    for (long i = 0; i < P.n_q; ++i) {
+      const long j = P.q_start[std::size_t(b)] + i;
+      if (j < 0 || j >= P.n_k) continue;
+      double& x = P.bias[P.bi(b, i, j)];
+      if (x == -std::numeric_limits<double>::infinity()) x = 0;
+    }
 }
 
 inline bool any_empty_row(const problem& P) {

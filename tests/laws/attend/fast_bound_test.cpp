@@ -51,6 +51,17 @@ void expect_close_above(const problem& P, const bounds& F, const bounds& M, cons
   (void)P;
 }
 
+/// One item and head of n_q queries against n_k keys, inputs 0.
+problem shaped(long n_q, long n_k, long d, long d_v) {
+  problem P;
+  P.n_q = n_q;
+  P.n_k = n_k;
+  P.d = d;
+  P.d_v = d_v;
+  P.allocate();
+  return P;
+}
+
 struct draw {
   explicit draw(std::uint32_t seed) : g(seed) {}
   std::mt19937 g;
@@ -125,12 +136,7 @@ TEST(AttendFastBound, IsMpfrsBoundRoundedUpOnEveryFeature) {
 // (below 2^-1074), which the bound covers absolutely; and a row set.
 TEST(AttendFastBound, HoldsWhereTermsUnderflowAndOnARowSet) {
   const at_256_bits bits;
-  problem P;
-  P.n_q = 3;
-  P.n_k = 9;
-  P.d = 2;
-  P.d_v = 2;
-  P.allocate();
+  problem P = shaped(3, 9, 2, 2);
   for (long j = 0; j < P.n_k; ++j) {
     P.k[P.ki(0, j, 0, 0)] = double(j) * 40;  // logits 0, 40, ..., 320 (x 2 q / sqrt 2)
     P.k[P.ki(0, j, 0, 1)] = -1;
@@ -154,12 +160,7 @@ TEST(AttendFastBound, HoldsWhereTermsUnderflowAndOnARowSet) {
 TEST(AttendFastBound, HoldsOnAWideRow) {
   const at_256_bits bits;
   draw r(7);
-  problem P;
-  P.n_q = 2;
-  P.n_k = 1024;
-  P.d = 128;
-  P.d_v = 3;
-  P.allocate();
+  problem P = shaped(2, 1024, 128, 3);
   for (auto* x : {&P.q, &P.k, &P.v})
     for (double& y : *x) y = double(float(r.real(-1, 1)));
   P.softcap = 30;
@@ -173,12 +174,7 @@ TEST(AttendFastBound, HoldsOnAWideRow) {
 // the binary64 bound's. A wrong reading (the diagnosis) is MPFR's too.
 TEST(AttendFastBound, LeavesEmptyRowsNonFiniteInputsAndWrongReadingsToMpfr) {
   const at_256_bits bits;
-  problem P;
-  P.n_q = 3;
-  P.n_k = 4;
-  P.d = 2;
-  P.d_v = 2;
-  P.allocate();
+  problem P = shaped(3, 4, 2, 2);
   P.causal = true;
   P.q_start = {-1};  // query 0 at position -1 sees no key: an empty row
   for (std::size_t e = 0; e < P.k.size(); ++e) P.k[e] = double(e % 3) - 1;
@@ -217,7 +213,7 @@ TEST(AttendFastBound, MpfrsSampleRejectsABoundBelowMpfrs) {
   int thrown = 0;
   for (int k = 0; k < 16; ++k) {
     try {
-      fast_bound_detail::sample(P, empty_rows::zeros, U, nullptr, none, B);
+      attend_fast_bound::detail::sample(P, empty_rows::zeros, U, nullptr, none, B);
     } catch (const std::logic_error& e) {
       ++thrown;
       EXPECT_NE(std::string(e.what()).find("posverify fault"), std::string::npos) << e.what();

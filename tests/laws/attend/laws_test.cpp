@@ -26,6 +26,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <utility>
 
 namespace pv::laws {
 namespace laws_attend_laws_test {  // this file's names: a unity build compiles several test files as one
@@ -659,6 +660,51 @@ TEST(AttendLaws, TheReshapedCallsCarryTheirPartOfTheBias) {
   S.bias.resize(std::size_t(P.n_q * P.n_k));
   EXPECT_EQ(attend_batch_invariance::wide(S).bias_batch, 1);
   EXPECT_EQ(attend_batch_invariance::wide(S).bias, S.bias);
+}
+
+// The decode call's rows are the square call's last rows, bias included, and
+// each cached step's rows are the prefill's: the same exact outputs bit for
+// bit, with a bias of one per item masking keys; a row's own key is never
+// masked, so no row of either is empty (a kernel without an empty-row
+// convention answers them all).
+TEST(AttendLaws, TheDecodeAndCachedCallsCarryTheirRowsOfTheBias) {
+  problem D = drawn(2, 2, 1, 3, 7, 2, 2);
+  D.causal = true;
+  D.q_start = {4, 4};
+  D.bias_batch = 2;
+  D.bias.assign(std::size_t(2 * D.n_q * D.n_k), 0.0);
+  for (std::size_t e = 0; e < D.bias.size(); ++e) D.bias[e] = e % 3 == 1 ? -INFINITY : double(long(e % 5) - 2) / 4;
+  attend::keep_own_key(D);
+  const problem F = attend_decode_rows::square(D, [](std::size_t e) { return std::cos(double(e)); });
+  const attend::exact Ed = attend::reference(D, empty_rows::zeros), Ef = attend::reference(F, empty_rows::zeros);
+  for (long b = 0; b < D.batch; ++b)
+    for (long i = 0; i < D.n_q; ++i)
+      for (long h = 0; h < D.h_q; ++h) {
+        EXPECT_EQ(Ed.lse[D.li(b, h, i)], Ef.lse[F.li(b, h, i + 4)]) << "item " << b << " row " << i;
+        for (long c = 0; c < D.d_v; ++c) EXPECT_EQ(Ed.out[D.oi(b, i, h, c)], Ef.out[F.oi(b, i + 4, h, c)]);
+      }
+  EXPECT_FALSE(attend::any_empty_row(D));
+  EXPECT_FALSE(attend::any_empty_row(F));
+  const problem P = attend_cache::prefill(D, [](std::size_t e) { return std::sin(double(e) * 0.3); });
+  EXPECT_FALSE(attend::any_empty_row(P));
+  const attend::exact Ep = attend::reference(P, empty_rows::zeros);
+  for (const auto [p0, c] : {std::pair<long, long>{3, 1}, {0, 1}, {2, 4}}) {
+    const problem S = attend_cache::step(P, p0, c);
+    const attend::exact Es = attend::reference(S, empty_rows::zeros);
+    for (long b = 0; b < S.batch; ++b)
+      for (long i = 0; i < S.n_q; ++i)
+        for (long h = 0; h < S.h_q; ++h) {
+          EXPECT_EQ(Es.lse[S.li(b, h, i)], Ep.lse[P.li(b, h, p0 + i)]) << "step at " << p0 << ", item " << b;
+          for (long cc = 0; cc < S.d_v; ++cc) EXPECT_EQ(Es.out[S.oi(b, i, h, cc)], Ep.out[P.oi(b, p0 + i, h, cc)]);
+        }
+  }
+  // a shared bias: each item's own key kept (items at different positions)
+  problem Q = D;
+  Q.q_start = {4, 2};
+  Q.bias_batch = 1;
+  Q.bias.assign(std::size_t(Q.n_q * Q.n_k), -INFINITY);
+  attend::keep_own_key(Q);
+  EXPECT_FALSE(attend::any_empty_row(Q));
 }
 
 }  // namespace
