@@ -1,7 +1,8 @@
 // any_order()'s bound (problem.h) computed in binary64 and double-word
 // arithmetic instead of MPFR, rounded upward by a stated margin: every entry
 // is at least the bound MPFR computes, and above it by a relative 2^-30 at
-// most (tests/laws/attend/fast_bound_test.cpp checks both on every feature).
+// most (a bound MPFR gives as 0, or as its underflow term alone, is that
+// exactly) (tests/laws/attend/fast_bound_test.cpp checks both on every feature).
 // The bound is the whole tolerance of the attend laws that compare two calls
 // of a kernel, and half the work of those that compare with the exact value:
 // computed by MPFR it was about nine tenths of a check's time.
@@ -33,7 +34,8 @@
 //   largest term is 1); a subnormal underflow term by 2^-1070 more.
 //
 // A row the argument does not cover is computed by MPFR as before: an empty
-// row (its bound is exact work on V), a visible input that is not finite or
+// row (its bound is exact work on V), a row that sees the sink alone (its
+// outputs are exactly 0, and so is their bound), a visible input that is not finite or
 // beyond 2^500 in size, a logit beyond 2^500, or Delta > 2^-20. So is every
 // row of a wrong reading (the diagnosis's variants).
 #pragma once
@@ -232,7 +234,7 @@ inline bounds any_order_fast(const problem& P, empty_rows conv, const units& U, 
             if (!(std::fabs(P.v[P.vi(b, j, g, cc)]) <= big)) ok = false;
           ks.push_back(K);
         }
-        if (!ok || (ks.empty() && !sinks)) {
+        if (!ok || ks.empty()) {  // an empty row, or the sink alone (outputs exactly 0, bound 0)
           fallback();
           continue;
         }
@@ -276,6 +278,10 @@ inline bounds any_order_fast(const problem& P, empty_rows conv, const units& U, 
             const double av = std::fabs(P.v[P.vi(b, ks[t].j, g, cc)]);
             S += e[t] * av;
             vmax = std::max(vmax, av);
+          }
+          if (vmax == 0) {  // every value 0: the output is exactly 0, MPFR's bound its underflow term alone
+            B.out[P.oi(b, i, h, cc)] = attend::underflow_term(f.n, U, hp(0));
+            continue;
           }
           const double Sz = (S / z) * grow + (n + 1) * 0x1p-1070 * (1 + vmax);
           B.out[P.oi(b, i, h, cc)] = hp((rel * Sz) * (1 + 4 * u64) + fb::underflow_up(f, vmax));

@@ -189,14 +189,35 @@ TEST(AttendFastBound, LeavesEmptyRowsNonFiniteInputsAndWrongReadingsToMpfr) {
   }
   EXPECT_TRUE(same(F.lse[0], M.lse[0]));
   EXPECT_TRUE(same(F.lse[2], M.lse[2]));
-  EXPECT_GE(F.out[P.oi(0, 1, 0, 0)], M.out[P.oi(0, 1, 0, 0)]);
-  EXPECT_NE(F.out[P.oi(0, 1, 0, 0)], M.out[P.oi(0, 1, 0, 0)]) << "row 1 is the binary64 bound's";
+  EXPECT_GE(F.out[P.oi(0, 1, 0, 1)], M.out[P.oi(0, 1, 0, 1)]);
+  EXPECT_NE(F.out[P.oi(0, 1, 0, 1)], M.out[P.oi(0, 1, 0, 1)]) << "row 1 is the binary64 bound's (column 0: its one value is 0)";
   variant top_left;
   top_left.top_left = true;
   const bounds Fw = any_order(P, empty_rows::mean, four_units()[0], nullptr, top_left),
                Mw = any_order_mp(P, empty_rows::mean, four_units()[0], nullptr, top_left);
   for (std::size_t e = 0; e < Mw.out.size(); ++e)
     EXPECT_TRUE(same(Fw.out[e], Mw.out[e])) << "the wrong reading, entry " << e;
+}
+
+// Where an output is exactly 0 the bound is MPFR's exactly, not 2^-1070
+// above it (a bound of 0 asks for exact agreement): a row that sees the sink
+// alone (its keys masked by the bias), and a column of values all 0.
+TEST(AttendFastBound, IsMpfrsExactlyWhereTheOutputIsExactlyZero) {
+  const at_256_bits bits;
+  problem P = shaped(2, 3, 2, 2);
+  for (std::size_t e = 0; e < P.q.size(); ++e) P.q[e] = 0.25 * double(e + 1);
+  for (std::size_t e = 0; e < P.k.size(); ++e) P.k[e] = 1 - 0.5 * double(e);
+  for (long j = 0; j < P.n_k; ++j) P.v[P.vi(0, j, 0, 0)] = double(j) - 1.5;  // column 1 stays 0
+  P.sink = {0.75};
+  P.bias_batch = 1;
+  P.bias.assign(std::size_t(P.n_q * P.n_k), 0.0);
+  for (long j = 0; j < P.n_k; ++j) P.bias[P.bi(0, 0, j)] = -inf;  // row 0: the sink alone
+  for (const units& U : four_units()) {
+    const bounds F = any_order(P, empty_rows::zeros, U), M = any_order_mp(P, empty_rows::zeros, U);
+    for (long c = 0; c < P.d_v; ++c) EXPECT_EQ(F.out[P.oi(0, 0, 0, c)], M.out[P.oi(0, 0, 0, c)]) << "the sink alone";
+    EXPECT_EQ(F.out[P.oi(0, 1, 0, 1)], M.out[P.oi(0, 1, 0, 1)]) << "a column of zeros";
+    EXPECT_GT(F.out[P.oi(0, 1, 0, 0)], M.out[P.oi(0, 1, 0, 0)]) << "the other column is the binary64 bound's";
+  }
 }
 
 // MPFR's sample fails a run whose binary64 bound is below MPFR's: a bound
