@@ -8,8 +8,8 @@
 // attend.reference, attend.gqa_repeat, attend.causal_prefix,
 // attend.decode_rows, attend.padding, attend.support, attend.lse_merge,
 // attend.convex_hull, attend.independence, attend.cache, attend.layout,
-// attend.homogeneity, attend.batch_invariance, attend.permutation and
-// attend.packing.
+// attend.homogeneity, attend.batch_invariance, attend.permutation,
+// attend.packing and attend.self_merge.
 #include "blackbox/attend_calls.h"
 #include "blackbox/declines.h"
 #include "blackbox/law_run.h"
@@ -30,6 +30,7 @@
 #include "laws/attend/permutation.h"
 #include "laws/attend/problem.h"
 #include "laws/attend/reference.h"
+#include "laws/attend/self_merge.h"
 #include "laws/attend/support.h"
 
 #include <algorithm>
@@ -69,6 +70,7 @@ struct wants {
   bool no_window = false;
   bool no_padding = false;
   bool no_extras = false;  ///< no ALiBi, no sinks, no log-sum-exp
+  bool no_sinks = false;
   bool small_keys = false; ///< n_k <= 40 (the support probe: d_v = n_k)
   bool lse = false;        ///< the log-sum-exp asked for, no sinks, n_k >= 2 (the merge law)
   bool cap_and_alibi = false;  ///< softcap and ALiBi together, where both are declared (their order)
@@ -177,7 +179,7 @@ problem draw(const check_run& cx, rng& g, int k, std::uint32_t caps, la::empty_r
     const bool biased = w.bias && has(caps, PV_ATTEND_BIAS),
                cap_bias = biased && w.cap_and_bias && has(caps, PV_ATTEND_SOFTCAP);
     if (both || cap_bias || (has(caps, PV_ATTEND_SOFTCAP) && g.range(0, 2) == 0)) P.softcap = g.real(0.5, 4.0);
-    if (!w.no_extras && !w.lse && has(caps, PV_ATTEND_SINKS) && g.range(0, 2) == 0)
+    if (!w.no_extras && !w.lse && !w.no_sinks && has(caps, PV_ATTEND_SINKS) && g.range(0, 2) == 0)
       for (long h = 0; h < P.h_q; ++h) P.sink.push_back(g.real(-3, 3));
     if (!w.no_extras && has(caps, PV_ATTEND_ALIBI) && (both || g.range(0, 3) == 0) && !w.no_alibi)
       for (long h = 0; h < P.h_q; ++h) P.alibi.push_back(std::ldexp(1.0, -int(8 * (h + 1) / P.h_q)));
@@ -1382,6 +1384,25 @@ law_result law_packing(const check_run& cx) {
 }
 
 template <class T>
+law_result law_self_merge(const check_run& cx) {
+  namespace law = laws::attend_self_merge;
+  law_run L(cx, law::id, type_name<T>(), "", law::statement(), law::tolerance_rule());
+  if (!L.selected()) return L.finish();
+  wants w;
+  w.bias = true;
+  w.no_alibi = true;  // a bias per head
+  w.no_sinks = true;  // counted once in a call, twice in two merged
+  bias_twin_cases<T>(
+      L, cx, L.case_indices(), w, "call with every key twice", "the row of the call (its lse + ln 2)",
+      [](rng&, const problem& P) { return law::twice(P); },
+      [](std::size_t, const problem& P, const problem& Q, const auto& a, const auto& la_, const auto& b,
+         const auto& lb, const la::bounds& B, const la::bounds& BQ) {
+        return law::compare(P, Q, a, la_, b, lb, B, BQ);
+      });
+  return L.finish();
+}
+
+template <class T>
 void attend_all_for(const check_run& cx, std::vector<law_result>& out) {
   out.push_back(law_attend_reference<T>(cx));
   out.push_back(law_support<T>(cx));
@@ -1398,6 +1419,7 @@ void attend_all_for(const check_run& cx, std::vector<law_result>& out) {
   out.push_back(law_batch_invariance<T>(cx));
   out.push_back(law_permutation<T>(cx));
   out.push_back(law_packing<T>(cx));
+  out.push_back(law_self_merge<T>(cx));
 }
 
 }  // namespace

@@ -49,7 +49,7 @@ TEST(AttendCheck, TheBuiltinTiledKernelPassesEveryAttendLaw) {
   for (const char* law : {"attend.reference", "attend.support", "attend.gqa_repeat", "attend.causal_prefix",
                           "attend.decode_rows", "attend.padding", "attend.lse_merge", "attend.convex_hull",
                           "attend.independence", "attend.cache", "attend.layout", "attend.homogeneity",
-                          "attend.batch_invariance", "attend.permutation", "attend.packing"})
+                          "attend.batch_invariance", "attend.permutation", "attend.packing", "attend.self_merge"})
     // float16 and bfloat16 too: it declares them (dtypes); stored there, computed in float, the lse float64
     for (const char* t : {"float32", "float64", "float16", "bfloat16"}) {
       const std::string id = std::string(law) + "[" + t + "]";
@@ -108,6 +108,8 @@ TEST(AttendCheck, EachMutantFailsItsLawWithItsClassNamed) {
       {"attend_reads_padding", "attend.reference[float32]", "memory read that must not be"},
       {"attend_empty_rows_nan", "attend.reference[float32]", "empty-row convention: its empty rows hold NaN, it declares zeros"},
       {"attend_lse_log2", "attend.lse_merge[float32]", "log-sum-exp in base 2"},
+      // every key twice: lse + 1 in base 2, not + ln 2
+      {"attend_lse_log2", "attend.self_merge[float32]", "log-sum-exp in base 2"},
       {"attend_lse_log2", "attend.reference[float32]", "log-sum-exp in base 2"},
       // float16 storage computed in float16: the advice is rechecked before it is given
       {"attend_f16_arith", "attend.reference[float16]",
@@ -150,7 +152,7 @@ TEST(AttendCheck, UndeclaredCapabilitiesAreUnsupportedNeverFailed) {
   for (const char* law : {"attend.gqa_repeat[float32]", "attend.causal_prefix[float32]", "attend.decode_rows[float32]",
                           "attend.cache[float32]",
                           "attend.padding[float32]", "attend.lse_merge[float32]", "attend.permutation[float32]",
-                          "attend.packing[float32]"})
+                          "attend.packing[float32]", "attend.self_merge[float32]"})
     EXPECT_EQ(rep.verdict.at(law), "unsupported") << law;
 }
 
@@ -161,7 +163,7 @@ TEST(AttendCheck, ADeclaredNaNConventionIsAccepted) {
                                    " --law attend --cases 30 --out " + dir);
   EXPECT_EQ(r.code, 0) << r.out;
   const report rep = read(dir + "/attend-empty-nan.json");
-  EXPECT_EQ(rep.verdict.size(), 30u);  // 15 attend laws, float32 and float64
+  EXPECT_EQ(rep.verdict.size(), 32u);  // 16 attend laws, float32 and float64
   for (const auto& [id, v] : rep.verdict) EXPECT_EQ(v, "passed") << id;
 }
 

@@ -59,13 +59,15 @@ inline void raise(worst& w, std::size_t index, bool lse, double got, const hp& w
 
 /// Every non-empty row (b, i) of P's call against row row_of(b, i) = (bq, iq)
 /// of Q's call, each head: outputs within B + Bq and, when P asks for it,
-/// log-sum-exps within B_lse + Bq_lse; the worst entry indexed in Q's
-/// call (the laws that compare a call with the same rows called otherwise:
-/// permuted, packed).
+/// log-sum-exps within B_lse + Bq_lse, Q's expected to exceed P's by
+/// lse_shift (exactly, in hp); the worst entry indexed in Q's call (the laws
+/// that compare a call with the same rows called otherwise: permuted,
+/// packed, every key twice).
 template <class RowOf>
 worst compare_rows(const attend::problem& P, const attend::problem& Q, RowOf&& row_of,
                    const std::vector<double>& out, const std::vector<double>& lse, const std::vector<double>& outq,
-                   const std::vector<double>& lseq, const attend::bounds& B, const attend::bounds& Bq) {
+                   const std::vector<double>& lseq, const attend::bounds& B, const attend::bounds& Bq,
+                   const hp& lse_shift = hp(0)) {
   worst w;
   for (long b = 0; b < P.batch; ++b)
     for (long i = 0; i < P.n_q; ++i) {
@@ -78,7 +80,7 @@ worst compare_rows(const attend::problem& P, const attend::problem& Q, RowOf&& r
         }
         if (P.lse && !lse.empty() && !lseq.empty()) {
           const std::size_t e = P.li(b, h, i), eq = Q.li(r.first, h, r.second);
-          raise(w, eq, true, lseq[eq], hp(lse[e]), B.lse[e] + Bq.lse[eq]);
+          raise(w, eq, true, lseq[eq], hp(lse[e]) + lse_shift, B.lse[e] + Bq.lse[eq]);
         }
       }
     }

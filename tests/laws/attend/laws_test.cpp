@@ -21,6 +21,7 @@
 #include "laws/attend/padding.h"
 #include "laws/attend/permutation.h"
 #include "laws/attend/reference.h"
+#include "laws/attend/self_merge.h"
 #include "laws/attend/support.h"
 
 #include <gtest/gtest.h>
@@ -705,6 +706,34 @@ TEST(AttendLaws, TheDecodeAndCachedCallsCarryTheirRowsOfTheBias) {
   Q.bias.assign(std::size_t(Q.n_q * Q.n_k), -INFINITY);
   attend::keep_own_key(Q);
   EXPECT_FALSE(attend::any_empty_row(Q));
+}
+
+// Every key twice: the masks written as the bias they mean, keys, values and
+// bias columns repeated; the exact outputs are the problem's and the exact
+// log-sum-exps the problem's plus ln 2 (to MPFR's rounding of the longer sums).
+TEST(AttendLaws, EveryKeyTwiceGivesTheOutputAndTheLseLn2Above) {
+  problem P = drawn(2, 2, 1, 3, 5, 2, 2);
+  P.causal = true;
+  P.q_start = {2, 1};
+  P.left = 2;
+  P.k_len = {5, 4};
+  P.softcap = 3;
+  P.lse = true;
+  P.bias_batch = 2;
+  P.bias.assign(std::size_t(2 * P.n_q * P.n_k), 0.0);
+  for (std::size_t e = 0; e < P.bias.size(); ++e) P.bias[e] = e % 4 == 1 ? -INFINITY : double(long(e % 5) - 2) / 4;
+  const problem T = attend_self_merge::twice(P);
+  EXPECT_EQ(T.n_k, 2 * P.n_k);
+  const attend::exact E = attend::reference(P, empty_rows::zeros), Et = attend::reference(T, empty_rows::zeros);
+  const hp tiny = hp(0x1p-200), ln2 = log(hp(2));
+  for (long b = 0; b < P.batch; ++b)
+    for (long i = 0; i < P.n_q; ++i)
+      for (long h = 0; h < P.h_q; ++h) {
+        if (attend::empty_row(P, b, i)) continue;
+        EXPECT_LE(abs(Et.lse[T.li(b, h, i)] - (E.lse[P.li(b, h, i)] + ln2)), tiny) << "item " << b << " row " << i;
+        for (long c = 0; c < P.d_v; ++c)
+          EXPECT_LE(abs(Et.out[T.oi(b, i, h, c)] - E.out[P.oi(b, i, h, c)]), tiny * (1 + abs(E.out[P.oi(b, i, h, c)])));
+      }
 }
 
 }  // namespace
