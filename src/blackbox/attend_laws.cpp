@@ -70,7 +70,7 @@ struct wants {
   bool no_window = false;
   bool no_padding = false;
   bool no_extras = false;  ///< no ALiBi, no sinks, no log-sum-exp
-  bool no_sinks = false;
+  bool no_sinks = false;   ///< no sinks (a law where a call counts them once and its twin twice)
   bool small_keys = false; ///< n_k <= 40 (the support probe: d_v = n_k)
   bool lse = false;        ///< the log-sum-exp asked for, no sinks, n_k >= 2 (the merge law)
   bool cap_and_alibi = false;  ///< softcap and ALiBi together, where both are declared (their order)

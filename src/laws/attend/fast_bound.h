@@ -119,8 +119,10 @@ inline bool less(const fast::dd& a, const fast::dd& b) { return a.hi < b.hi || (
 /// MPFR's sample: one call in 16 (counted per process) computes its first
 /// binary64 row by MPFR too, and the two must agree as the file comment
 /// says (at least MPFR's, at most 2^-30 above, each up to MPFR's own
-/// rounding), or the law stops with a fault of posverify's naming the entry: every run checks the argument on
-/// real problems, not only the tests.
+/// rounding), or it throws: the run stops with exit 2 and "posverify
+/// fault: ..." naming the entry, no report written (a verdict on a bound
+/// not known to hold would be worth nothing). Every run checks the argument
+/// on real problems, not only the tests.
 inline void sample(const problem& P, empty_rows conv, const units& U, const row_set* rows, const row_set& slow,
                    const bounds& B) {
   static std::atomic<unsigned long> calls{0};
