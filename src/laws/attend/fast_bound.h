@@ -1,8 +1,9 @@
 // any_order()'s bound (problem.h) computed in binary64 and double-word
 // arithmetic instead of MPFR, rounded upward by a stated margin: every entry
-// is at least the bound MPFR computes, and above it by a relative 2^-30 at
-// most (a bound MPFR gives as 0, or as its underflow term alone, is that
-// exactly) (tests/laws/attend/fast_bound_test.cpp checks both on every feature).
+// is at least the bound MPFR computes and above it by a relative 2^-30 at
+// most; a bound MPFR gives as 0, or as its underflow term alone, is that
+// exactly. tests/laws/attend/fast_bound_test.cpp checks all three on every
+// feature.
 // The bound is the whole tolerance of the attend laws that compare two calls
 // of a kernel, and half the work of those that compare with the exact value:
 // computed by MPFR it was about nine tenths of a check's time.
@@ -35,9 +36,10 @@
 //
 // A row the argument does not cover is computed by MPFR as before: an empty
 // row (its bound is exact work on V), a row that sees the sink alone (its
-// outputs are exactly 0, and so is their bound), a visible input that is not finite or
-// beyond 2^500 in size, a logit beyond 2^500, or Delta > 2^-20. So is every
-// row of a wrong reading (the diagnosis's variants).
+// outputs are exactly 0, and so is their bound), a row with a visible input
+// that is not finite or beyond 2^500 in size, a logit beyond 2^500, or
+// Delta > 2^-20. So is every row of a wrong reading (the diagnosis's
+// variants).
 #pragma once
 
 #include "laws/attend/problem.h"
