@@ -2,6 +2,7 @@
 
 #include "sandbox/batch_wire.h"
 #include "sandbox/child_calls.h"
+#include "sandbox/process_adapter.h"
 
 #include <cerrno>
 #include <chrono>
@@ -21,6 +22,9 @@ struct kept_child {
   std::string path;
   std::uint64_t memory_limit = 0;
   pid_t owner = 0;  ///< the process that started it: a fork of it neither uses nor ends it
+  /// the server it forwards to (server_generation, process_adapter.h): a
+  /// server restarted since leaves it holding the pipes of a dead one
+  std::uint64_t server = 0;
 };
 kept_child* g_kept = nullptr;
 
@@ -52,7 +56,8 @@ bool send_batch(kept_child& k, const std::vector<call>& calls, std::size_t first
 child_proc* kept_with_batch(const impl_info& lib, const std::vector<call>& calls, std::size_t first,
                             const runner_options& o) {
   if (g_kept && g_kept->owner != ::getpid()) g_kept = nullptr;  // another process's: forgotten, not ended
-  if (g_kept && (g_kept->path != lib.path || g_kept->memory_limit != o.memory_limit || g_kept->c.check_dead()))
+  if (g_kept && (g_kept->path != lib.path || g_kept->memory_limit != o.memory_limit ||
+                 g_kept->server != server_generation() || g_kept->c.check_dead()))
     end_kept_child();
   if (!g_kept) {
     int cp[2];  // a socket, not a pipe: a child that died is EPIPE (MSG_NOSIGNAL), not SIGPIPE
@@ -73,6 +78,7 @@ child_proc* kept_with_batch(const impl_info& lib, const std::vector<call>& calls
     k->path = lib.path;
     k->memory_limit = o.memory_limit;
     k->owner = ::getpid();
+    k->server = server_generation();
     g_kept = k;
     static const bool at_exit = std::atexit(end_kept_child) == 0;
     (void)at_exit;

@@ -46,6 +46,8 @@ struct server_state {
   hello_answer hello;  ///< its HELLO: the protocol version, what it provides and declares
   std::string failure;  ///< why it could not be (re)started ("" when it runs)
 } g_server;
+/// How many times a server was started in this process (server_generation).
+std::uint64_t g_generation = 0;
 
 std::string env_or(const char* var, const std::string& fallback) {
   const char* v = std::getenv(var);
@@ -183,6 +185,7 @@ std::vector<std::string> server_argv(const std::string& spec) {
 /// Starts the server and says HELLO; "" or the cause of failure.
 std::string start_server(const std::string& spec, const runner_options& o) {
   stop_server();
+  ++g_generation;
   server_state& s = g_server;
   s.spec = spec;
   s.dirty = false;
@@ -448,6 +451,8 @@ void ensure_server(const impl_info& lib, const runner_options& o) {
   s.given_up = lib.path;
   s.failure = "it could not be restarted (" + s.failure + "); posverify does not try again in this run";
 }
+
+std::uint64_t server_generation() { return g_generation; }
 
 void server_after_fatal(const impl_info& lib) {
   if (is_process_spec(lib.path)) g_server.dirty = true;

@@ -81,6 +81,9 @@ impl_info probe_process(const std::string& spec, const runner_options& o);
 /// Parent, before forking a child for lib: (re)starts the server when it is
 /// not running or a batch ended badly. No-op for a library.
 void ensure_server(const impl_info& lib, const runner_options& o);
+/// Parent: how many servers this process has started; a kept child
+/// (kept_child.h) that holds the pipes of an earlier one is ended.
+std::uint64_t server_generation();
 /// Parent, after a batch ended in a crash, a hang or a garbled result: the
 /// server's state is unknown, so it is restarted before the next batch.
 void server_after_fatal(const impl_info& lib);

@@ -67,7 +67,7 @@ std::vector<result> run_sent(const impl_info& lib, const std::vector<call>& call
   while (next < calls.size()) {
     child_proc fresh;
     ensure_server(lib, o);
-    child_proc* kept = o.keep_child && !is_process_spec(lib.path) ? kept_with_batch(lib, calls, next, o) : nullptr;
+    child_proc* kept = o.keep_child ? kept_with_batch(lib, calls, next, o) : nullptr;
     if (!kept && spawn(fresh, o)) child_serve(lib.path, calls, next, o.memory_limit);
     child_proc& c = kept ? *kept : fresh;
     bool fatal = false, clean = true;  // clean: every call came back ok or declined

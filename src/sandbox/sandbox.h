@@ -103,8 +103,10 @@ struct runner_options {
   /// it ran came back ok or declined (a guard, input or error finding, a
   /// crash, a hang or a garbled result ends it, so that nothing it did
   /// reaches a later batch); one child per process, for one library and
-  /// memory limit at a time. Off: a fresh child per batch (its peak memory
-  /// is the batch's: attention.shapes).
+  /// memory limit at a time. A server's (process_adapter.h) is kept the
+  /// same way, forwarding to it, and ended when the server is restarted.
+  /// Off: a fresh child per batch (its peak memory is the batch's:
+  /// attention.shapes).
   bool keep_child = false;
 };
 

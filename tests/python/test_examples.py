@@ -344,6 +344,8 @@ def test_adapter_plain_passes():
     rc, out = hostile("Plain")
     assert rc == 0
     assert ok_line("attention.reference[float64]") in out
+    # one kept child forwarded every batch to the server (a fresh child per batch: seven)
+    assert "1 child processes" in out
 
 
 @pytest.mark.parametrize("cls, words", [
