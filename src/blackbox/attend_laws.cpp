@@ -9,7 +9,8 @@
 // attend.decode_rows, attend.padding, attend.support, attend.lse_merge,
 // attend.convex_hull, attend.independence, attend.cache, attend.layout,
 // attend.homogeneity, attend.batch_invariance, attend.permutation,
-// attend.packing and attend.self_merge.
+// attend.packing, attend.self_merge, attend.sink_as_key and
+// attend.softcap_saturation.
 #include "blackbox/attend_calls.h"
 #include "blackbox/declines.h"
 #include "blackbox/law_run.h"
@@ -31,6 +32,8 @@
 #include "laws/attend/problem.h"
 #include "laws/attend/reference.h"
 #include "laws/attend/self_merge.h"
+#include "laws/attend/sink_as_key.h"
+#include "laws/attend/softcap_saturation.h"
 #include "laws/attend/support.h"
 
 #include <algorithm>
@@ -71,6 +74,13 @@ struct wants {
   bool no_padding = false;
   bool no_extras = false;  ///< no ALiBi, no sinks, no log-sum-exp
   bool no_sinks = false;   ///< no sinks (a law where a call counts them once and its twin twice)
+  /// a sink in every case, the same for every head (written as an explicit bias, which has no head
+  /// dimension); rows that see no key keep it (they see only the sink)
+  bool one_sink = false;
+  /// the softcap chosen from the drawn scores so that they saturate it (attend.softcap_saturation)
+  bool saturated_cap = false;
+  /// capabilities every call of the law carries (a kernel that does not declare them declines it)
+  std::uint32_t asks = 0;
   bool small_keys = false; ///< n_k <= 40 (the support probe: d_v = n_k)
   bool lse = false;        ///< the log-sum-exp asked for, no sinks, n_k >= 2 (the merge law)
   bool cap_and_alibi = false;  ///< softcap and ALiBi together, where both are declared (their order)
@@ -179,7 +189,10 @@ problem draw(const check_run& cx, rng& g, int k, std::uint32_t caps, la::empty_r
     const bool biased = w.bias && has(caps, PV_ATTEND_BIAS),
                cap_bias = biased && w.cap_and_bias && has(caps, PV_ATTEND_SOFTCAP);
     if (both || cap_bias || (has(caps, PV_ATTEND_SOFTCAP) && g.range(0, 2) == 0)) P.softcap = g.real(0.5, 4.0);
-    if (!w.no_extras && !w.lse && !w.no_sinks && has(caps, PV_ATTEND_SINKS) && g.range(0, 2) == 0)
+    // one_sink: quarters in [-3, 3], exact in every format: the bias it becomes may be stored in
+    // float16 (an additive mask as ggml builds it: the panel's panel_attend_f16_mask)
+    if (w.one_sink) P.sink.assign(std::size_t(P.h_q), double(g.range(-12, 12)) / 4);
+    else if (!w.no_extras && !w.lse && !w.no_sinks && has(caps, PV_ATTEND_SINKS) && g.range(0, 2) == 0)
       for (long h = 0; h < P.h_q; ++h) P.sink.push_back(g.real(-3, 3));
     if (!w.no_extras && has(caps, PV_ATTEND_ALIBI) && (both || g.range(0, 3) == 0) && !w.no_alibi)
       for (long h = 0; h < P.h_q; ++h) P.alibi.push_back(std::ldexp(1.0, -int(8 * (h + 1) / P.h_q)));
@@ -192,13 +205,35 @@ problem draw(const check_run& cx, rng& g, int k, std::uint32_t caps, la::empty_r
       const bool padded = !w.padding && !w.no_padding && has(caps, PV_ATTEND_PADDING);
       if (padded) P.k_len[0] = 0;
       else if (P.causal && !w.causal) P.q_start[0] = -1;
-      if (padded || (P.causal && !w.causal)) P.sink.clear();
+      if ((padded || (P.causal && !w.causal)) && !w.one_sink) P.sink.clear();
     }
     const double s = query_scale(k);
     const storage<T> stored(cx);
     for (auto& x : P.q) x = stored(g.real(-s, s));
     for (auto& x : P.k) x = stored(g.real(-s, s));
     for (auto& x : P.v) x = stored(4 * std::pow(10.0, g.real(-1, 1)) * g.real(-1, 1));
+    if (w.saturated_cap) {
+      // every score away from 0, all within a factor 5/3 of each other: component 0 of each key
+      // +-1, of each query +-(4 r + s), r the largest |sum_{l >= 1} q_l k_l| of any row, so that
+      // every |x_j| is within [0.75, 1.25] scale |q_0|; the cap at most a 12th of the smallest (a
+      // 32nd in float64): every score saturates it (attend.softcap_saturation)
+      for (long b = 0; b < P.batch; ++b)
+        for (long j = 0; j < P.n_k; ++j)
+          for (long kh = 0; kh < P.h_kv; ++kh) P.k[P.ki(b, j, kh, 0)] = g.range(0, 1) ? 1.0 : -1.0;
+      double r = 0;
+      for (long b = 0; b < P.batch; ++b)
+        for (long i = 0; i < P.n_q; ++i)
+          for (long h = 0; h < P.h_q; ++h)
+            for (long j = 0; j < P.n_k; ++j) {
+              double t = 0;
+              for (long l = 1; l < P.d; ++l) t += P.q[P.qi(b, i, h, l)] * P.k[P.ki(b, j, la::kv_head(P, h), l)];
+              r = std::max(r, std::fabs(t));
+            }
+      for (long b = 0; b < P.batch; ++b)
+        for (long i = 0; i < P.n_q; ++i)
+          for (long h = 0; h < P.h_q; ++h) P.q[P.qi(b, i, h, 0)] = stored((g.range(0, 1) ? 1 : -1) * (4 * r + s));
+      P.softcap = laws::attend_softcap_saturation::saturating_cap(P, std::is_same_v<T, double> ? 32 : 12);
+    }
     if (conv != la::empty_rows::undeclared || !la::any_empty_row(P)) break;
   }
   return P;
@@ -1324,7 +1359,7 @@ void bias_twin_cases(law_run& L, const check_run& cx, const std::vector<int>& ks
   two_call_cases<T>(
       L, ks,
       [&](rng& g, int k) {
-        problem P = draw<T>(cx, g, k, cx.lib.attend_caps, la::empty_rows::undeclared, w);
+        problem P = draw<T>(cx, g, k, cx.lib.attend_caps | w.asks, la::empty_rows::undeclared, w);
         problem R = make(g, P);
         return std::pair{std::move(P), std::move(R)};
       },
@@ -1403,6 +1438,45 @@ law_result law_self_merge(const check_run& cx) {
 }
 
 template <class T>
+law_result law_sink_as_key(const check_run& cx) {
+  namespace law = laws::attend_sink_as_key;
+  law_run L(cx, law::id, type_name<T>(), "", law::statement(), law::tolerance_rule());
+  if (!L.selected()) return L.finish();
+  wants w;
+  w.bias = true;
+  w.no_alibi = true;  // it would add slope (n_k - p) to the extra key
+  w.one_sink = true;
+  w.asks = PV_ATTEND_SINKS;
+  bias_twin_cases<T>(
+      L, cx, L.case_indices(), w, "call with the sink as a key of value 0", "the row of the call with the sink",
+      [](rng&, const problem& P) { return law::sink_as_key(P); },
+      [](std::size_t, const problem& P, const problem& Q, const auto& a, const auto& la_, const auto& b,
+         const auto& lb, const la::bounds& B, const la::bounds& BQ) {
+        return law::compare(P, Q, a, la_, b, lb, B, BQ);
+      });
+  return L.finish();
+}
+
+template <class T>
+law_result law_softcap_saturation(const check_run& cx) {
+  namespace law = laws::attend_softcap_saturation;
+  law_run L(cx, law::id, type_name<T>(), "", law::statement(), law::tolerance_rule());
+  if (!L.selected()) return L.finish();
+  wants w;
+  w.bias = true;
+  w.saturated_cap = true;
+  w.asks = PV_ATTEND_SOFTCAP;
+  bias_twin_cases<T>(
+      L, cx, L.case_indices(), w, "call with the queries doubled", "the row of the call (the cap saturated)",
+      [](rng&, const problem& P) { return law::doubled(P); },
+      [](std::size_t, const problem& P, const problem& Q, const auto& a, const auto& la_, const auto& b,
+         const auto& lb, const la::bounds& B, const la::bounds& BQ) {
+        return law::compare(P, Q, a, la_, b, lb, B, BQ);
+      });
+  return L.finish();
+}
+
+template <class T>
 void attend_all_for(const check_run& cx, std::vector<law_result>& out) {
   out.push_back(law_attend_reference<T>(cx));
   out.push_back(law_support<T>(cx));
@@ -1420,6 +1494,8 @@ void attend_all_for(const check_run& cx, std::vector<law_result>& out) {
   out.push_back(law_permutation<T>(cx));
   out.push_back(law_packing<T>(cx));
   out.push_back(law_self_merge<T>(cx));
+  out.push_back(law_sink_as_key<T>(cx));
+  out.push_back(law_softcap_saturation<T>(cx));
 }
 
 }  // namespace

@@ -49,7 +49,8 @@ TEST(AttendCheck, TheBuiltinTiledKernelPassesEveryAttendLaw) {
   for (const char* law : {"attend.reference", "attend.support", "attend.gqa_repeat", "attend.causal_prefix",
                           "attend.decode_rows", "attend.padding", "attend.lse_merge", "attend.convex_hull",
                           "attend.independence", "attend.cache", "attend.layout", "attend.homogeneity",
-                          "attend.batch_invariance", "attend.permutation", "attend.packing", "attend.self_merge"})
+                          "attend.batch_invariance", "attend.permutation", "attend.packing", "attend.self_merge",
+                          "attend.sink_as_key", "attend.softcap_saturation"})
     // float16 and bfloat16 too: it declares them (dtypes); stored there, computed in float, the lse float64
     for (const char* t : {"float32", "float64", "float16", "bfloat16"}) {
       const std::string id = std::string(law) + "[" + t + "]";
@@ -91,6 +92,9 @@ TEST(AttendCheck, EachMutantFailsItsLawWithItsClassNamed) {
       {"attend_gqa_decode_swap", "attend.batch_invariance[float32]", "GQA single-query swap"},
       {"attend_softcap_ignored", "attend.reference[float32]", "softcap ignored"},
       {"attend_softcap_swish", "attend.reference[float32]", "softcap formula"},
+      // the queries doubled where the scores pass the cap: the capped logits barely move, these double
+      {"attend_softcap_ignored", "attend.softcap_saturation[float32]", "softcap ignored"},
+      {"attend_softcap_swish", "attend.softcap_saturation[float32]", "softcap formula"},
       {"attend_softcap_after_alibi", "attend.reference[float32]", "softcap after the ALiBi bias"},
       // an explicit mask added before the cap (onnx/onnx#7865): masked keys get the logit -c
       {"attend_mask_before_cap", "attend.reference[float32]", "bias before the softcap"},
@@ -104,6 +108,8 @@ TEST(AttendCheck, EachMutantFailsItsLawWithItsClassNamed) {
       {"attend_scale_ignored", "attend.homogeneity[float32]", "scale ignored"},
       {"attend_alibi_ignored", "attend.reference[float32]", "ALiBi ignored"},
       {"attend_sinks_dropped", "attend.reference[float32]", "sinks dropped"},
+      // the sink as a key of value 0: the closed form of a sink, named by attend.reference's variants
+      {"attend_sinks_dropped", "attend.sink_as_key[float32]", "sinks dropped"},
       {"attend_reads_padding", "attend.padding[float32]", "got nan"},
       {"attend_reads_padding", "attend.reference[float32]", "memory read that must not be"},
       {"attend_empty_rows_nan", "attend.reference[float32]", "empty-row convention: its empty rows hold NaN, it declares zeros"},
@@ -152,7 +158,8 @@ TEST(AttendCheck, UndeclaredCapabilitiesAreUnsupportedNeverFailed) {
   for (const char* law : {"attend.gqa_repeat[float32]", "attend.causal_prefix[float32]", "attend.decode_rows[float32]",
                           "attend.cache[float32]",
                           "attend.padding[float32]", "attend.lse_merge[float32]", "attend.permutation[float32]",
-                          "attend.packing[float32]", "attend.self_merge[float32]"})
+                          "attend.packing[float32]", "attend.self_merge[float32]",
+                          "attend.sink_as_key[float32]", "attend.softcap_saturation[float32]"})
     EXPECT_EQ(rep.verdict.at(law), "unsupported") << law;
 }
 
@@ -163,7 +170,7 @@ TEST(AttendCheck, ADeclaredNaNConventionIsAccepted) {
                                    " --law attend --cases 30 --out " + dir);
   EXPECT_EQ(r.code, 0) << r.out;
   const report rep = read(dir + "/attend-empty-nan.json");
-  EXPECT_EQ(rep.verdict.size(), 32u);  // 16 attend laws, float32 and float64
+  EXPECT_EQ(rep.verdict.size(), 36u);  // 18 attend laws, float32 and float64
   for (const auto& [id, v] : rep.verdict) EXPECT_EQ(v, "passed") << id;
 }
 

@@ -22,6 +22,8 @@
 #include "laws/attend/permutation.h"
 #include "laws/attend/reference.h"
 #include "laws/attend/self_merge.h"
+#include "laws/attend/sink_as_key.h"
+#include "laws/attend/softcap_saturation.h"
 #include "laws/attend/support.h"
 
 #include <gtest/gtest.h>
@@ -734,6 +736,98 @@ TEST(AttendLaws, EveryKeyTwiceGivesTheOutputAndTheLseLn2Above) {
         for (long c = 0; c < P.d_v; ++c)
           EXPECT_LE(abs(Et.out[T.oi(b, i, h, c)] - E.out[P.oi(b, i, h, c)]), tiny * (1 + abs(E.out[P.oi(b, i, h, c)])));
       }
+}
+
+// The sink as a key of value 0 whose logit is the sink (an explicit bias on
+// k = 0, capped to 0 by the softcap first): the exact outputs and
+// log-sum-exps are the problem's, rows that see only the sink included (their
+// output 0, their log-sum-exp the sink); dropping the sink from the problem
+// moves them (the law can fail).
+TEST(AttendLaws, TheSinkAsAKeyOfValueZeroGivesTheRowsOfTheSink) {
+  problem P = drawn(2, 2, 1, 3, 5, 2, 2);
+  P.causal = true;
+  P.q_start = {2, -1};  // item 1's query 0 sees no key, only the sink
+  P.left = 2;
+  P.k_len = {5, 4};
+  P.softcap = 3;
+  P.lse = true;
+  P.sink = {0.75, 0.75};
+  P.bias_batch = 2;
+  P.bias.assign(std::size_t(2 * P.n_q * P.n_k), 0.0);
+  for (std::size_t e = 0; e < P.bias.size(); ++e) P.bias[e] = e % 4 == 1 ? -INFINITY : double(long(e % 5) - 2) / 4;
+  const problem T = attend_sink_as_key::sink_as_key(P);
+  EXPECT_EQ(T.n_k, P.n_k + 1);
+  EXPECT_TRUE(T.sink.empty());
+  const attend::exact E = attend::reference(P, empty_rows::zeros), Et = attend::reference(T, empty_rows::zeros);
+  const hp tiny = hp(0x1p-200);
+  ASSERT_FALSE(attend::empty_row(P, 1, 0));
+  for (long h = 0; h < P.h_q; ++h) {
+    EXPECT_LE(abs(E.lse[P.li(1, h, 0)] - hp(0.75)), tiny) << "a row that sees only the sink";
+    for (long c = 0; c < P.d_v; ++c) EXPECT_EQ(E.out[P.oi(1, 0, h, c)], 0);
+  }
+  for (long b = 0; b < P.batch; ++b)
+    for (long i = 0; i < P.n_q; ++i)
+      for (long h = 0; h < P.h_q; ++h) {
+        EXPECT_LE(abs(Et.lse[T.li(b, h, i)] - E.lse[P.li(b, h, i)]), tiny) << "item " << b << " row " << i;
+        for (long c = 0; c < P.d_v; ++c)
+          EXPECT_LE(abs(Et.out[T.oi(b, i, h, c)] - E.out[P.oi(b, i, h, c)]), tiny * (1 + abs(E.out[P.oi(b, i, h, c)])));
+      }
+  problem D = P;  // the sink dropped: every row moves
+  D.sink.clear();
+  const attend::exact Ed = attend::reference(D, empty_rows::zeros);
+  EXPECT_GT(abs(Ed.lse[D.li(0, 0, 0)] - Et.lse[T.li(0, 0, 0)]), hp(0.01));
+}
+
+// The cap picked from the scores saturates them: doubling the queries moves
+// the exact rows by no more than the stated move (each capped logit by at
+// most delta, a bound in binary64 on c |tanh(2x/c) - tanh(x/c)|), while the
+// same problem without its cap moves far past it (the law can fail).
+TEST(AttendLaws, DoubledQueriesMoveASaturatedCapByLessThanTheStatedMove) {
+  problem P = drawn(2, 2, 1, 3, 6, 4, 2);
+  for (double& x : P.q) x *= 3;
+  P.causal = true;
+  P.q_start = {3, 1};
+  P.lse = true;
+  P.sink = {0.5, -1};
+  P.softcap = attend_softcap_saturation::saturating_cap(P, 4);
+  ASSERT_GE(P.softcap, 0x1p-23);
+  ASSERT_EQ(std::ldexp(1.0, std::ilogb(P.softcap)), P.softcap) << "a power of two";
+  const problem T = attend_softcap_saturation::doubled(P);
+  const attend::exact E = attend::reference(P, empty_rows::zeros), Et = attend::reference(T, empty_rows::zeros);
+  problem N = P, Nt = T;  // the cap ignored
+  N.softcap = Nt.softcap = 0;
+  const attend::exact En = attend::reference(N, empty_rows::zeros), Ent = attend::reference(Nt, empty_rows::zeros);
+  hp moved_uncapped(0);
+  for (long b = 0; b < P.batch; ++b)
+    for (long i = 0; i < P.n_q; ++i)
+      for (long h = 0; h < P.h_q; ++h) {
+        const double delta = attend_softcap_saturation::largest_move(P, b, i, h);
+        EXPECT_LE(delta, P.softcap * (1 + 0x1p-30));
+        EXPECT_LE(abs(Et.lse[T.li(b, h, i)] - E.lse[P.li(b, h, i)]), hp(delta));
+        moved_uncapped = std::max(moved_uncapped, hp(abs(Ent.lse[T.li(b, h, i)] - En.lse[P.li(b, h, i)])));
+        for (long c = 0; c < P.d_v; ++c) {
+          hp vmax(0);
+          for (long j = 0; j < P.n_k; ++j)
+            if (attend::visible(P, b, i, j)) vmax = std::max(vmax, hp(std::fabs(P.v[P.vi(b, j, 0, c)])));
+          EXPECT_LE(abs(Et.out[T.oi(b, i, h, c)] - E.out[P.oi(b, i, h, c)]), hp(std::expm1(2 * delta)) * vmax);
+        }
+      }
+  EXPECT_GT(moved_uncapped, hp(0.5)) << "without the cap, doubling the queries moves the rows";
+  // scores in [1, 6]: c = 1/4, every score at least 4c from 0, each move at most 2c e^{-8}
+  problem S = drawn(1, 1, 1, 1, 4, 1, 1);
+  S.q = {1};
+  S.k = {1, -2, 4, 6};
+  S.scale = 1;
+  S.softcap = attend_softcap_saturation::saturating_cap(S, 4);
+  EXPECT_EQ(S.softcap, 0.25);
+  EXPECT_EQ(attend_softcap_saturation::saturating_cap(S, 12), 1.0 / 16) << "the smallest score in [12, 24) c";
+  const double d = attend_softcap_saturation::largest_move(S, 0, 0, 0);
+  EXPECT_LE(d, 2 * 0.25 * std::exp(-8.0) * 1.0001);
+  // the bound holds for the exact move of each key, the smallest score's the largest
+  hp exact(0);
+  for (double x : {1.0, -2.0, 4.0, 6.0}) exact = std::max(exact, hp(abs(hp(0.25) * (tanh(hp(8 * x)) - tanh(hp(4 * x))))));
+  EXPECT_LE(exact, hp(d));
+  EXPECT_GE(exact, hp(d) / 2) << "and is not loose";
 }
 
 }  // namespace
