@@ -50,9 +50,9 @@ namespace pv::laws::attend_softcap_saturation {
 inline constexpr const char* id = "attend.softcap_saturation";
 
 inline std::string statement() {
-  return "a softcap saturates: with every score at least 4c from 0, doubling the queries moves each capped logit "
-         "c tanh(x/c) by at most c |tanh(2x/c) - tanh(x/c)|, and each row's output and log-sum-exp by no more than "
-         "that move allows";
+  return "a softcap saturates: with every score at least 12c from 0 (32c in float64), doubling the queries moves "
+         "each capped logit c tanh(x/c) by at most c |tanh(2x/c) - tanh(x/c)|, and each row's output and log-sum-exp "
+         "by no more than that move allows";
 }
 
 inline std::string tolerance_rule() {
