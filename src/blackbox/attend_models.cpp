@@ -20,6 +20,7 @@
 namespace pv::blackbox {
 namespace {
 
+namespace la = laws::attend;
 namespace lm = laws::attend_models;
 
 /// The presets of a run: --attend-preset's, else every one under --profile

@@ -3,6 +3,7 @@
 // of the channel is the end of the child's work, and anything else ends the
 // child with kExitBadBatch.
 #include "sandbox/batch_wire.h"
+#include "sandbox/operations.h"
 
 #include <gtest/gtest.h>
 
