@@ -278,6 +278,10 @@ inline hp scale_of(const problem& P) {
   return P.scale != 0 ? hp(P.scale) : hp(hp(1) / sqrt(hp(double(P.d))));
 }
 
+/// The same in binary64 (1/sqrt(d) rounded once more): for choices a law
+/// makes before its exact arithmetic (a cap, a lower bound on a score).
+inline double scale_of_double(const problem& P) { return P.scale != 0 ? P.scale : 1 / std::sqrt(double(P.d)); }
+
 /// The exact logits of row (b, i, h) over its visible keys (`keys` gets their
 /// indices), and the pre-cap scores and their a_j = |scale| sum |q k|. The
 /// hp vectors may be longer than `keys` (a row_work reuses them from row to

@@ -63,13 +63,21 @@ inline std::string tolerance_rule() {
          attend::any_order_rule();
 }
 
-/// The score x_j = scale q_i . k_j of row (b, i, h) and key j, in binary64
-/// (to pick the cap: the tolerance uses the exact one).
-inline double score(const attend::problem& P, long b, long i, long h, long j) {
+/// The score x_j = scale q_i . k_j of row (b, i, h) and key j in binary64,
+/// and |scale| sum_l |q_l k_jl| (the scale of its rounding error).
+struct binary64_score {
+  double x, a;
+};
+inline binary64_score score(const attend::problem& P, long b, long i, long h, long j) {
   const long g = attend::kv_head(P, h);
-  double s = 0;
-  for (long l = 0; l < P.d; ++l) s += P.q[P.qi(b, i, h, l)] * P.k[P.ki(b, j, g, l)];
-  return s * (P.scale != 0 ? P.scale : 1 / std::sqrt(double(P.d)));
+  const double sc = attend::scale_of_double(P);
+  double x = 0, a = 0;
+  for (long l = 0; l < P.d; ++l) {
+    const double t = P.q[P.qi(b, i, h, l)] * P.k[P.ki(b, j, g, l)];
+    x += t;
+    a += std::fabs(t);
+  }
+  return {x * sc, a * std::fabs(sc)};
 }
 
 /// The cap for P's scores: the power of two c with the smallest |x_j| any
@@ -81,7 +89,7 @@ inline double saturating_cap(const attend::problem& P, double t) {
     for (long i = 0; i < P.n_q; ++i)
       for (long h = 0; h < P.h_q; ++h)
         for (long j = 0; j < P.n_k; ++j)
-          if (attend::visible(P, b, i, j)) smallest = std::min(smallest, std::fabs(score(P, b, i, h, j)));
+          if (attend::visible(P, b, i, j)) smallest = std::min(smallest, std::fabs(score(P, b, i, h, j).x));
   if (smallest == std::numeric_limits<double>::infinity()) return 1;
   return std::ldexp(1.0, std::ilogb(std::max(smallest, 0x1p-20) / t));
 }
@@ -100,18 +108,12 @@ inline attend::problem doubled(const attend::problem& P) {
 /// 2 e^{-2 x_lo/c}), x_lo a lower bound on |x_j|: the score in binary64 less
 /// (d + 8) 2^-53 scale sum_l |q_l k_l|, more than its rounding error.
 inline double largest_move(const attend::problem& P, long b, long i, long h) {
-  const double c = P.softcap, sc = P.scale != 0 ? P.scale : 1 / std::sqrt(double(P.d));
-  const long g = attend::kv_head(P, h);
+  const double c = P.softcap;
   double worst = 0;
   for (long j = 0; j < P.n_k; ++j) {
     if (!attend::visible(P, b, i, j)) continue;
-    double x = 0, a = 0;
-    for (long l = 0; l < P.d; ++l) {
-      const double t = P.q[P.qi(b, i, h, l)] * P.k[P.ki(b, j, g, l)];
-      x += t;
-      a += std::fabs(t);
-    }
-    const double lo = std::max(0.0, std::fabs(x * sc) - double(P.d + 8) * 0x1p-53 * 1.01 * sc * a);
+    const auto [x, a] = score(P, b, i, h, j);
+    const double lo = std::max(0.0, std::fabs(x) - double(P.d + 8) * 0x1p-53 * 1.01 * a);
     worst = std::max(worst, c * std::min(1.0, 2 * std::exp(-2 * lo / c)));
   }
   return worst * (1 + 0x1p-40);
