@@ -1399,81 +1399,73 @@ law_result law_permutation(const check_run& cx) {
   return L.finish();
 }
 
+/// A law of one twin call, the twin a function of P alone (twin(P): P's rows
+/// written with the explicit bias and changed as the law says), judged by the
+/// law's compare: the laws below differ only in these and in what they draw.
+using twin_of = problem (*)(const problem&);
+using twin_compare = laws::attend_compare::worst (*)(const problem&, const problem&, const std::vector<double>&,
+                                                     const std::vector<double>&, const std::vector<double>&,
+                                                     const std::vector<double>&, const la::bounds&,
+                                                     const la::bounds&);
+template <class T>
+law_result twin_law(const check_run& cx, const char* id, const std::string& statement, const std::string& rule,
+                    const wants& w, const std::string& what, const std::string& against, twin_of twin,
+                    twin_compare compare) {
+  law_run L(cx, id, type_name<T>(), "", statement, rule);
+  if (!L.selected()) return L.finish();
+  bias_twin_cases<T>(
+      L, cx, L.case_indices(), w, what, against, [twin](rng&, const problem& P) { return twin(P); },
+      [compare](std::size_t, const problem& P, const problem& Q, const auto& a, const auto& la_, const auto& b,
+                const auto& lb, const la::bounds& B, const la::bounds& BQ) {
+        return compare(P, Q, a, la_, b, lb, B, BQ);
+      });
+  return L.finish();
+}
+
 template <class T>
 law_result law_packing(const check_run& cx) {
   namespace law = laws::attend_packing;
-  law_run L(cx, law::id, type_name<T>(), "", law::statement(), law::tolerance_rule());
-  if (!L.selected()) return L.finish();
   wants w;
   w.bias = true;
   w.no_alibi = true;
   w.several = true;  // items to pack
-  bias_twin_cases<T>(
-      L, cx, L.case_indices(), w, "packed call with the explicit bias", "the row of the batched call",
-      [](rng&, const problem& P) { return law::packed(P); },
-      [](std::size_t, const problem& P, const problem& Q, const auto& a, const auto& la_, const auto& b,
-         const auto& lb, const la::bounds& B, const la::bounds& BQ) {
-        return law::compare(P, Q, a, la_, b, lb, B, BQ);
-      });
-  return L.finish();
+  return twin_law<T>(cx, law::id, law::statement(), law::tolerance_rule(), w, "packed call with the explicit bias",
+                     "the row of the batched call", law::packed, law::compare);
 }
 
 template <class T>
 law_result law_self_merge(const check_run& cx) {
   namespace law = laws::attend_self_merge;
-  law_run L(cx, law::id, type_name<T>(), "", law::statement(), law::tolerance_rule());
-  if (!L.selected()) return L.finish();
   wants w;
   w.bias = true;
   w.no_alibi = true;  // a bias per head
   w.no_sinks = true;  // counted once in a call, twice in two merged
-  bias_twin_cases<T>(
-      L, cx, L.case_indices(), w, "call with every key twice", "the row of the call (its lse + ln 2)",
-      [](rng&, const problem& P) { return law::twice(P); },
-      [](std::size_t, const problem& P, const problem& Q, const auto& a, const auto& la_, const auto& b,
-         const auto& lb, const la::bounds& B, const la::bounds& BQ) {
-        return law::compare(P, Q, a, la_, b, lb, B, BQ);
-      });
-  return L.finish();
+  return twin_law<T>(cx, law::id, law::statement(), law::tolerance_rule(), w, "call with every key twice",
+                     "the row of the call (its lse + ln 2)", law::twice, law::compare);
 }
 
 template <class T>
 law_result law_sink_as_key(const check_run& cx) {
   namespace law = laws::attend_sink_as_key;
-  law_run L(cx, law::id, type_name<T>(), "", law::statement(), law::tolerance_rule());
-  if (!L.selected()) return L.finish();
   wants w;
   w.bias = true;
   w.no_alibi = true;  // it would add slope (n_k - p) to the extra key
   w.one_sink = true;
   w.asks = PV_ATTEND_SINKS;
-  bias_twin_cases<T>(
-      L, cx, L.case_indices(), w, "call with the sink as a key of value 0", "the row of the call with the sink",
-      [](rng&, const problem& P) { return law::sink_as_key(P); },
-      [](std::size_t, const problem& P, const problem& Q, const auto& a, const auto& la_, const auto& b,
-         const auto& lb, const la::bounds& B, const la::bounds& BQ) {
-        return law::compare(P, Q, a, la_, b, lb, B, BQ);
-      });
-  return L.finish();
+  return twin_law<T>(cx, law::id, law::statement(), law::tolerance_rule(), w,
+                     "call with the sink as a key of value 0", "the row of the call with the sink", law::sink_as_key,
+                     law::compare);
 }
 
 template <class T>
 law_result law_softcap_saturation(const check_run& cx) {
   namespace law = laws::attend_softcap_saturation;
-  law_run L(cx, law::id, type_name<T>(), "", law::statement(), law::tolerance_rule());
-  if (!L.selected()) return L.finish();
   wants w;
   w.bias = true;
   w.saturated_cap = true;
   w.asks = PV_ATTEND_SOFTCAP;
-  bias_twin_cases<T>(
-      L, cx, L.case_indices(), w, "call with the queries doubled", "the row of the call (the cap saturated)",
-      [](rng&, const problem& P) { return law::doubled(P); },
-      [](std::size_t, const problem& P, const problem& Q, const auto& a, const auto& la_, const auto& b,
-         const auto& lb, const la::bounds& B, const la::bounds& BQ) {
-        return law::compare(P, Q, a, la_, b, lb, B, BQ);
-      });
-  return L.finish();
+  return twin_law<T>(cx, law::id, law::statement(), law::tolerance_rule(), w, "call with the queries doubled",
+                     "the row of the call (the cap saturated)", law::doubled, law::compare);
 }
 
 template <class T>

@@ -90,6 +90,32 @@ inline attend::problem permuted(const attend::problem& R, const std::vector<long
   return S;
 }
 
+/// R (its masks already written as its bias: as_bias) over n keys: key j is
+/// R's key from(j) (its k, its v and its column of the bias), or, where
+/// from(j) is negative, a key with k = 0, v = 0 and the bias `fill` on every
+/// row; every key valid. The twins that add keys (self_merge.h: each key
+/// twice; sink_as_key.h: the sink as a key) are built with it.
+template <class From>
+attend::problem rekeyed(const attend::problem& R, long n, From from, double fill) {
+  attend::problem T = R;
+  T.n_k = n;
+  T.k.assign(std::size_t(R.batch * n * R.h_kv * R.d), 0.0);
+  T.v.assign(std::size_t(R.batch * n * R.h_kv * R.d_v), 0.0);
+  T.k_len.assign(std::size_t(R.batch), n);
+  T.bias.assign(std::size_t(T.bias_batch * T.n_q * n), 0.0);
+  for (long b = 0; b < R.batch; ++b)
+    for (long j = 0; j < n; ++j) {
+      const long o = from(j);
+      for (long i = 0; i < R.n_q; ++i) T.bias[T.bi(b, i, j)] = o < 0 ? fill : R.bias[R.bi(b, i, o)];
+      if (o < 0) continue;
+      for (long g = 0; g < R.h_kv; ++g) {
+        for (long l = 0; l < R.d; ++l) T.k[T.ki(b, j, g, l)] = R.k[R.ki(b, o, g, l)];
+        for (long c = 0; c < R.d_v; ++c) T.v[T.vi(b, j, g, c)] = R.v[R.vi(b, o, g, c)];
+      }
+    }
+  return T;
+}
+
 /// The law body: the call with the flags (out, lse of P) against the
 /// permuted call (outp, lsep), row i against row pi[i], within B + B'
 /// (Bp indexed like the permuted call); rows of P that see no key skipped.

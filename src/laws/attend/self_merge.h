@@ -49,22 +49,8 @@ inline std::string tolerance_rule() {
 /// (as_bias), then keys, values and the bias's columns j and n_k + j alike.
 inline attend::problem twice(const attend::problem& P) {
   const attend::problem R = attend_permutation::as_bias(P);
-  attend::problem T = R;
-  T.n_k = 2 * R.n_k;
-  T.k.assign(std::size_t(R.batch * T.n_k * R.h_kv * R.d), 0.0);
-  T.v.assign(std::size_t(R.batch * T.n_k * R.h_kv * R.d_v), 0.0);
-  T.k_len.assign(std::size_t(R.batch), T.n_k);
-  T.bias.assign(std::size_t(T.bias_batch * T.n_q * T.n_k), 0.0);
-  for (long b = 0; b < R.batch; ++b)
-    for (long j = 0; j < T.n_k; ++j) {
-      const long o = j % R.n_k;
-      for (long g = 0; g < R.h_kv; ++g) {
-        for (long l = 0; l < R.d; ++l) T.k[T.ki(b, j, g, l)] = R.k[R.ki(b, o, g, l)];
-        for (long c = 0; c < R.d_v; ++c) T.v[T.vi(b, j, g, c)] = R.v[R.vi(b, o, g, c)];
-      }
-      for (long i = 0; i < R.n_q; ++i) T.bias[T.bi(b, i, j)] = R.bias[R.bi(b, i, o)];
-    }
-  return T;
+  const long n = R.n_k;
+  return attend_permutation::rekeyed(R, 2 * n, [n](long j) { return j % n; }, 0.0);
 }
 
 /// The law body: P's call (out, lse) against the call with every key twice

@@ -53,25 +53,10 @@ inline std::string tolerance_rule() {
 /// and the bias P.sink[0] on every row of every item; no sink.
 inline attend::problem sink_as_key(const attend::problem& P) {
   const attend::problem R = attend_permutation::as_bias(P);
-  attend::problem T = R;
-  T.n_k = R.n_k + 1;
+  const long n = R.n_k;
+  attend::problem T = attend_permutation::rekeyed(
+      R, n + 1, [n](long j) { return j < n ? j : -1L; }, P.sink.empty() ? 0.0 : P.sink[0]);
   T.sink.clear();
-  T.k.assign(std::size_t(R.batch * T.n_k * R.h_kv * R.d), 0.0);
-  T.v.assign(std::size_t(R.batch * T.n_k * R.h_kv * R.d_v), 0.0);
-  T.k_len.assign(std::size_t(R.batch), T.n_k);
-  T.bias.assign(std::size_t(T.bias_batch * T.n_q * T.n_k), 0.0);
-  const double sink = P.sink.empty() ? 0.0 : P.sink[0];
-  for (long b = 0; b < R.batch; ++b) {
-    for (long j = 0; j < R.n_k; ++j)
-      for (long g = 0; g < R.h_kv; ++g) {
-        for (long l = 0; l < R.d; ++l) T.k[T.ki(b, j, g, l)] = R.k[R.ki(b, j, g, l)];
-        for (long c = 0; c < R.d_v; ++c) T.v[T.vi(b, j, g, c)] = R.v[R.vi(b, j, g, c)];
-      }
-    for (long i = 0; i < R.n_q; ++i) {
-      for (long j = 0; j < R.n_k; ++j) T.bias[T.bi(b, i, j)] = R.bias[R.bi(b, i, j)];
-      T.bias[T.bi(b, i, R.n_k)] = sink;
-    }
-  }
   return T;
 }
 
