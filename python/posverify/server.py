@@ -173,16 +173,6 @@ class Operation:
             self._plans[version] = _Plan(self, version)
         return self._plans[version]
 
-    def layout(self, version):
-        """(the fields a request of protocol `version` carries, the struct of its header)."""
-        plan = self.plan(version)
-        return plan.fields, plan.header
-
-    def values(self, body, version=PROTOCOL_VERSION):
-        """The dtype code, the fields of a request by name (arrays as tuples)
-        and the header's size, in protocol `version`."""
-        return self.plan(version).values(body)
-
 
 class _Plan:
     """How a request of one operation at one protocol version is decoded: the

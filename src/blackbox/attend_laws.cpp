@@ -1399,9 +1399,9 @@ law_result law_permutation(const check_run& cx) {
   return L.finish();
 }
 
-/// A law of one twin call, the twin a function of P alone (twin(P): P's rows
-/// written with the explicit bias and changed as the law says), judged by the
-/// law's compare: the laws below differ only in these and in what they draw.
+/// A law of one twin call whose twin is a function of P alone (the law's own:
+/// packed, twice, sink_as_key, doubled), judged by the law's compare: the
+/// laws below differ only in these and in what they draw.
 using twin_of = problem (*)(const problem&);
 using twin_compare = laws::attend_compare::worst (*)(const problem&, const problem&, const std::vector<double>&,
                                                      const std::vector<double>&, const std::vector<double>&,
