@@ -173,7 +173,10 @@ enum pv_attend_capability {
   PV_ATTEND_FIXED_SCHEDULE = 1u << 8,
   /* An explicit additive bias or keep-mask (bias != NULL): a plugin built
    * against an older header never declares it and is never sent one. */
-  PV_ATTEND_BIAS = 1u << 9
+  PV_ATTEND_BIAS = 1u << 9,
+  /* Packed variable-length items (cu_seqlens_q != NULL, below): the same
+   * rule; never sent with a bias or the log-sum-exp. */
+  PV_ATTEND_VARLEN = 1u << 10
 };
 /* What an empty row holds: 0 undeclared (posverify never sends a call with an
  * empty row), zeros, NaN, or the mean of the valid values V[b][0..k_len-1]
@@ -205,6 +208,17 @@ typedef struct pv_attention_problem {
    * items when bias_batch is 1 (else it is batch); NULL and 0 without. */
   const double *bias;
   int64_t bias_batch;
+  /* PV_ATTEND_VARLEN: the items packed end to end (FlashAttention's varlen
+   * call, cu_seqlens), NULL without. Each is [batch + 1] ascending token
+   * offsets from 0: the tensors hold one sequence of n_q = cu_seqlens_q[batch]
+   * queries and n_k = cu_seqlens_k[batch] keys (their batch strides 0, not
+   * used); item b's query i (0 <= i < cu_seqlens_q[b+1] - cu_seqlens_q[b]) is
+   * token cu_seqlens_q[b] + i of q and out, its key j token
+   * cu_seqlens_k[b] + j of k and v, with k_len[b] = cu_seqlens_k[b+1] -
+   * cu_seqlens_k[b]; q_start[b], the masks and pv_attend_visible take the
+   * item's own i and j as above. A key of another item is never visible. */
+  const int64_t *cu_seqlens_q;
+  const int64_t *cu_seqlens_k;
 } pv_attention_problem;
 
 /* 1 when key j is visible to query i of batch item b (the rule above). */

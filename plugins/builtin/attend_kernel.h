@@ -48,6 +48,7 @@ typedef struct pv_attend_bugs {
                          while declaring a fixed schedule */
   int mask_before_cap; /* the explicit bias added before the cap: c tanh((s + bias)/c), -inf giving -c */
   int bias_item0;      /* every item reads item 0's bias (a per-item bias read as a shared one) */
+  int varlen_k_from_q; /* packed items: the keys cut with the queries' offsets (cu_seqlens_q for both) */
 } pv_attend_bugs;
 
 /* what an empty row holds (the declared convention, pv_empty_rows) */
@@ -226,14 +227,53 @@ static int attend_16(pv_dtype t, const pv_attention_problem *p, const void *q, c
   return rc;
 }
 
-static int attend(pv_dtype t, const pv_attention_problem *p, const void *q, const void *k, const void *v, void *out,
-                  double *lse) {
-  if (p->h_kv <= 0 || p->h_q % p->h_kv != 0) return 2;
+static int attend_batch(pv_dtype t, const pv_attention_problem *p, const void *q, const void *k, const void *v,
+                        void *out, double *lse) {
   if (t == PV_F32) attend_f32(p, q, k, v, out, lse);
   else if (t == PV_F64) attend_f64(p, q, k, v, out, lse);
   else if ((t == PV_F16 || t == PV_BF16) && (PV_ATTEND_DTYPES >> t & 1)) return attend_16(t, p, q, k, v, out, lse);
   else return 1;
   return 0;
+}
+
+/* packed items (PV_ATTEND_VARLEN): each item a batch of one over its own
+ * tokens (its offsets cut the sequence; its log-sum-exp rows scattered to
+ * [h_q][n_q]) */
+static int attend_items(pv_dtype t, const pv_attention_problem *p, const void *q, const void *k, const void *v,
+                        void *out, double *lse) {
+  const size_t es = t == PV_F64 ? 8 : t == PV_F32 ? 4 : 2;
+  const int64_t *cq = p->cu_seqlens_q, *ck = attend_bugs.varlen_k_from_q ? p->cu_seqlens_q : p->cu_seqlens_k;
+  for (int64_t b = 0; b < p->batch; ++b) {
+    pv_attention_problem it = *p;
+    int64_t k1 = ck[b + 1] < p->n_k ? ck[b + 1] : p->n_k, k0 = ck[b] < k1 ? ck[b] : k1;
+    it.batch = 1;
+    it.n_q = cq[b + 1] - cq[b];
+    it.n_k = k1 - k0;
+    const int64_t kl = p->k_len[b] < it.n_k ? p->k_len[b] : it.n_k;
+    it.q_start = p->q_start + b;
+    it.k_len = &kl;
+    it.cu_seqlens_q = it.cu_seqlens_k = NULL;
+    if (it.n_q <= 0) continue;
+    double *l = lse ? malloc((size_t)(p->h_q * it.n_q) * sizeof *l) : NULL;
+    if (lse && !l) return 3;
+    const int rc = attend_batch(t, &it, (const char *)q + (size_t)(cq[b] * p->q_stride[1]) * es,
+                                (const char *)k + (size_t)(k0 * p->k_stride[1]) * es,
+                                (const char *)v + (size_t)(k0 * p->v_stride[1]) * es,
+                                (char *)out + (size_t)(cq[b] * p->out_stride[1]) * es, l);
+    if (l && rc == 0)
+      for (int64_t h = 0; h < p->h_q; ++h)
+        for (int64_t i = 0; i < it.n_q; ++i) lse[h * p->n_q + cq[b] + i] = l[h * it.n_q + i];
+    free(l);
+    if (rc) return rc;
+  }
+  return 0;
+}
+
+static int attend(pv_dtype t, const pv_attention_problem *p, const void *q, const void *k, const void *v, void *out,
+                  double *lse) {
+  if (p->h_kv <= 0 || p->h_q % p->h_kv != 0) return 2;
+  if (p->cu_seqlens_q && p->cu_seqlens_k) return attend_items(t, p, q, k, v, out, lse);
+  return attend_batch(t, p, q, k, v, out, lse);
 }
 
 #ifndef PV_ATTEND_NAME
@@ -245,7 +285,8 @@ static const pv_impl attend_impl = {
     .name = PV_ATTEND_NAME,
     .attend = attend,
     .attend_caps = PV_ATTEND_CAUSAL | PV_ATTEND_WINDOW | PV_ATTEND_PADDING | PV_ATTEND_GQA | PV_ATTEND_SOFTCAP |
-                   PV_ATTEND_SINKS | PV_ATTEND_ALIBI | PV_ATTEND_LSE | PV_ATTEND_FIXED_SCHEDULE | PV_ATTEND_BIAS,
+                   PV_ATTEND_SINKS | PV_ATTEND_ALIBI | PV_ATTEND_LSE | PV_ATTEND_FIXED_SCHEDULE | PV_ATTEND_BIAS |
+                   PV_ATTEND_VARLEN,
     .attend_empty_rows = PV_ATTEND_DECLARED_EMPTY,
     .dtypes = PV_ATTEND_DTYPES,
 };

@@ -26,7 +26,7 @@ __all__ = ["Kernel", "RopeConfig", "RopeScaling", "ROPE_CAPS", "AttentionProblem
 
 #: the highest version of docs/protocol.md this package speaks (it answers
 #: posverify's HELLO with the lower of this and the version offered)
-PROTOCOL_VERSION = 5
+PROTOCOL_VERSION = 6
 
 #: the RoPE configurations a kernel may declare in ``rope_caps`` and their
 #: bits (PV_ROPE_* of posverify/impl.h); "length_from_positions": dynamic NTK
@@ -43,9 +43,10 @@ ROPE_CAPS = {"partial": 1, "mrope": 2, "scaled": 4, "length_from_positions": 8, 
 #: declaration, not a configuration: a row's schedule depends only on its own
 #: problem, never on the batch size or the other items, so a row has the same
 #: bits in any call (attend.batch_invariance is bitwise for such a kernel).
-#: "bias" (protocol 5): an explicit additive bias or keep-mask
+#: "bias" (protocol 5): an explicit additive bias or keep-mask; "varlen"
+#: (protocol 6): packed variable-length items (``cu_seqlens_q``, below)
 ATTEND_CAPS = {"causal": 1, "window": 2, "padding": 4, "gqa": 8, "softcap": 16, "sinks": 32, "alibi": 64,
-               "lse": 128, "fixed_schedule": 256, "bias": 512}
+               "lse": 128, "fixed_schedule": 256, "bias": 512, "varlen": 1024}
 
 #: what an empty row of ``attend`` (no visible key, no sink) holds
 #: (pv_empty_rows): "" undeclared (no call with an empty row is made), the
@@ -137,6 +138,15 @@ class AttentionProblem:
     #: one per item, or one for every item when bias_batch is 1; None without
     bias: Any = None
     bias_batch: int = 0
+    #: protocol 6, capability "varlen": the items packed end to end
+    #: (FlashAttention's cu_seqlens), int64 [batch + 1] token offsets, None
+    #: without. q, k, v and out are then one sequence, shape [1, n_q or n_k,
+    #: heads, dim]: item b's query i is token cu_seqlens_q[b] + i, its key j
+    #: token cu_seqlens_k[b] + j, k_len[b] its number of keys; q_start, the
+    #: masks and the rule above take the item's own i and j, and a key of
+    #: another item is never visible. Never with a bias or the log-sum-exp.
+    cu_seqlens_q: Any = None
+    cu_seqlens_k: Any = None
     #: the strides of the C call the tensors were laid out with (elements of
     #: (batch, token, head)); the tensors already carry them
     q_stride: Tuple[int, ...] = ()

@@ -332,11 +332,15 @@ class Server:
             raise ValueError("%s returned shape %s, expected %s" % (what, tuple(out.shape), tuple(shape)))
         return b.to_bytes(out)
 
-    def _written(self, pairs):
-        """Bit j set when input j no longer holds its original bytes."""
+    def _written(self, pairs, names):
+        """Bit j set when input j no longer holds its original bytes; the answer's
+        mask has 8 bits, so a write into a later input (attend's cu_seqlens_q,
+        cu_seqlens_k) is an error that names it."""
         mask = 0
         for j, (arr, orig) in enumerate(pairs):
             if self.b.to_bytes(arr) != orig:
+                if j >= 8:
+                    raise ValueError("the kernel modified its input %s, which it must not write" % names[j])
                 mask |= 1 << j
         return mask
 
@@ -420,7 +424,10 @@ class Server:
             k = (buf["name"], key)
             dims = shapes.get(k)
             if dims is None:
-                dims = shapes[k] = tuple(vals.get(d, 0) for d in buf.get(key) or buf["shape"])
+                dims = tuple(vals.get(d, 0) for d in buf.get(key) or buf["shape"])
+                if buf.get("sequence") and vals.get(buf["sequence"]):  # items packed in one sequence
+                    dims = (min(dims[0], 1),) + dims[1:]
+                shapes[k] = dims
             return dims
 
         def count(buf):
@@ -478,7 +485,8 @@ class Server:
                 return b.dtype(code)
             return args[name] if name in args else vals[name]
         result = self.fns[op.name](*[arg(n) for n in op.python])
-        written = self._written(inputs)
+        written = self._written(inputs, [buf["name"] for buf in op.buffers
+                                         if buf["role"] == "in" and buf["elem"] != "config"])
         if len(outputs) == 1:
             if result is None and outputs[0]["role"] == "inout":  # rotated in place
                 result = args[outputs[0]["name"]]

@@ -163,7 +163,8 @@ inline std::vector<unsigned char> int64_bytes(const std::vector<long>& v) {
 template <class T>
 call attend_call(const problem& P, const layouts& L) {
   pv_attention_problem s{};
-  s.batch = P.batch;
+  const la::varlen_items& V = P.varlen;  // packed items told as such
+  s.batch = V.packed() ? V.items() : P.batch;
   s.h_q = P.h_q;
   s.h_kv = P.h_kv;
   s.n_q = P.n_q;
@@ -176,18 +177,23 @@ call attend_call(const problem& P, const layouts& L) {
     s.v_stride[a] = L.v.s[a];
     s.out_stride[a] = L.out.s[a];
   }
-  s.causal = P.causal ? 1 : 0;
-  s.window_left = P.left;
-  s.window_right = P.right;
+  s.causal = (V.packed() ? V.causal : P.causal) ? 1 : 0;
+  s.window_left = V.packed() ? V.left : P.left;
+  s.window_right = V.packed() ? V.right : P.right;
   s.scale = P.scale;
   s.softcap = P.softcap;
-  s.bias_batch = P.bias.empty() ? 0 : P.bias_batch;
+  s.bias_batch = P.bias.empty() || V.packed() ? 0 : P.bias_batch;
+  if (V.packed())  // one sequence: the batch stride is not used
+    s.q_stride[0] = s.k_stride[0] = s.v_stride[0] = s.out_stride[0] = 0;
   return call(op::attend, dtype_of<T>(),
-              {long(P.sink.size()), long(P.alibi.size()), P.lse ? long(P.lse_size()) : 0L},
+              {long(P.sink.size()), long(P.alibi.size()), P.lse && !V.packed() ? long(P.lse_size()) : 0L,
+               V.packed() ? long(V.cu_q.size()) : 0L},
               {sandbox::bytes_of_struct(s), strided<T>(P.q, L.q, P.batch, P.n_q, P.h_q, P.d),
                strided<T>(P.k, L.k, P.batch, P.n_k, P.h_kv, P.d), strided<T>(P.v, L.v, P.batch, P.n_k, P.h_kv, P.d_v),
-               int64_bytes(P.q_start), int64_bytes(P.k_len), sandbox::bytes_of(P.sink), sandbox::bytes_of(P.alibi),
-               sandbox::bytes_of(P.bias)});
+               int64_bytes(V.packed() ? V.q_start : P.q_start), int64_bytes(V.packed() ? V.k_len : P.k_len),
+               sandbox::bytes_of(P.sink), sandbox::bytes_of(P.alibi),
+               V.packed() ? std::vector<unsigned char>() : sandbox::bytes_of(P.bias), int64_bytes(V.cu_q),
+               int64_bytes(V.cu_k)});
 }
 
 /// The kernel's output of P read back dense (out[b][i][h][c]) from the strided
@@ -205,7 +211,7 @@ void read_back(const problem& P, const layouts& L, const result& R, std::vector<
       out[dense_at + std::size_t(c)] = double(x);
     }
   });
-  if (P.lse && R.out.size() >= ob + P.lse_size() * 8) {
+  if (P.lse && !P.varlen.packed() && R.out.size() >= ob + P.lse_size() * 8) {
     lse.resize(P.lse_size());
     std::memcpy(lse.data(), R.out.data() + ob, lse.size() * 8);
   }
@@ -257,6 +263,13 @@ inline std::string describe(const problem& P, const layouts& L) {
                   (P.bias.empty() ? std::string()
                                   : "\nbias_batch = " + std::to_string(P.bias_batch) +
                                         ", bias [b][i][j] = " + list_text(P.bias)) +
+                  (!P.varlen.packed()
+                       ? std::string()
+                       : "\nsent as packed items (in place of the bias and flags): cu_seqlens_q = " +
+                             list_text(P.varlen.cu_q) + ", cu_seqlens_k = " + list_text(P.varlen.cu_k) +
+                             ", q_start = " + list_text(P.varlen.q_start) + ", k_len = " + list_text(P.varlen.k_len) +
+                             ", causal = " + (P.varlen.causal ? "1" : "0") + ", window = (" +
+                             std::to_string(P.varlen.left) + ", " + std::to_string(P.varlen.right) + ")") +
                   "\nstrides: q " + strides_text(L.q) + ", k " +
                   strides_text(L.k) + ", v " + strides_text(L.v) + ", out " + strides_text(L.out) +
                   "\nq [b][i][h][l] = " + list_text(P.q) + "\nk [b][j][g][l] = " + list_text(P.k) +

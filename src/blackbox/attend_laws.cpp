@@ -1334,6 +1334,8 @@ std::string which_call_is_off(const problem& P, const std::vector<double>& a, co
   const auto off = [&](const problem& X, const std::vector<double>& out, const std::vector<double>& lse) {
     if (matches(X, out, conv, U, {}, lse)) return std::string();
     const std::string v = matching_variant(X, out, lse, conv, U);
+    if (v.empty() && X.varlen.packed() && matches(laws::attend_packing::keys_from_query_offsets(P), out, conv, U, {}))
+      return std::string("the packed keys cut with the queries' offsets (cu_seqlens_q read as cu_seqlens_k)");
     return v.empty() ? std::string("off its exact value, no single cause found") : v;
   };
   const std::string flags = off(P, a, la_), bias = off(R, b, lb);
@@ -1429,8 +1431,13 @@ law_result law_packing(const check_run& cx) {
   w.bias = true;
   w.no_alibi = true;
   w.several = true;  // items to pack
-  return twin_law<T>(cx, law::id, law::statement(), law::tolerance_rule(), w, "packed call with the explicit bias",
-                     "the row of the batched call", law::packed, law::compare);
+  // told as packed items where the kernel declares them and P has no bias of its own, else as a bias
+  const bool items = has(cx.lib.attend_caps, PV_ATTEND_VARLEN);
+  return twin_law<T>(cx, law::id, law::statement(), law::tolerance_rule(), w, "packed call",
+                     "the row of the batched call",
+                     items ? +[](const problem& P) { return P.bias.empty() ? law::packed_items(P) : law::packed(P); }
+                           : law::packed,
+                     law::compare);
 }
 
 template <class T>

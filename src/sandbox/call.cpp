@@ -63,9 +63,14 @@ std::size_t call::bytes(const buffer& b) const {
   return dense_bytes(b);
 }
 
+std::int64_t call::extent(const buffer& b, std::size_t axis) const {
+  if (axis == 0 && b.sequence && dim(b.sequence) != 0) return std::min<std::int64_t>(dim(b.shape[0]), 1);
+  return dim(b.shape.at(axis));
+}
+
 std::size_t call::dense_bytes(const buffer& b) const {
   std::size_t n = b.type == elem::f64 || b.type == elem::i64 ? 8 : elem_size(t);
-  for (const char* d : b.shape) n *= std::size_t(std::max<std::int64_t>(dim(d), 0));
+  for (std::size_t a = 0; a < b.shape.size(); ++a) n *= std::size_t(std::max<std::int64_t>(extent(b, a), 0));
   return n;
 }
 

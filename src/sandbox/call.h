@@ -56,6 +56,9 @@ struct call {
   /// Bytes of buffer b laid out dense: the product of its dimensions (a
   /// negative one counts 0) times its element size; how outputs travel.
   std::size_t dense_bytes(const buffer& b) const;
+  /// The extent of b's axis-th dimension: its field's value, or 1 for the
+  /// first of a buffer whose items are packed in one sequence (buffer::sequence).
+  std::int64_t extent(const buffer& b, std::size_t axis) const;
   /// The input bytes of buffer k of the row (k < buffers.size(); not the out buffer).
   const std::vector<unsigned char>& input(std::size_t k) const;
   std::size_t out_bytes() const;

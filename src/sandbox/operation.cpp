@@ -88,6 +88,7 @@ json operations_json() {
       if (b.python_class) j.set("class", json::string(b.python_class));
       if (b.positions) j.set("positions", json::boolean(true));
       if (b.strides) j.set("strides", json::string(b.strides));
+      if (b.sequence) j.set("sequence", json::string(b.sequence));
       if (b.member) j.set("member", json::string(b.member));
       if (!b.python_shape.empty()) {
         json ps = json::array();

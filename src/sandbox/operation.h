@@ -100,6 +100,10 @@ struct buffer {
   /// For the Python server: the shape the kernel returns this output in,
   /// when it differs (attend's lse: [batch, h_q, n_q] for n_lse entries).
   std::vector<const char*> python_shape{};
+  /// A field that, when not 0, packs the tensor's items in one sequence: its
+  /// first dimension (the batch) then counts 1 (attend's n_cu: the packed
+  /// items of FlashAttention's varlen call).
+  const char* sequence = nullptr;
 };
 
 /// The guarded buffers of a call, as its C function receives them.

@@ -43,10 +43,14 @@ inline constexpr std::uint32_t kEveryRopeDeclaration =
 inline constexpr std::uint32_t kEveryAttendCapability = PV_ATTEND_CAUSAL | PV_ATTEND_WINDOW | PV_ATTEND_PADDING |
                                                         PV_ATTEND_GQA | PV_ATTEND_SOFTCAP | PV_ATTEND_SINKS |
                                                         PV_ATTEND_ALIBI | PV_ATTEND_LSE | PV_ATTEND_FIXED_SCHEDULE |
-                                                        PV_ATTEND_BIAS;
+                                                        PV_ATTEND_BIAS | PV_ATTEND_VARLEN;
+/// What a server of protocol version 5 may declare: packed items travel from
+/// version 6 (their offsets are buffers of that version's field n_cu).
+inline constexpr std::uint32_t kProtocol5AttendCapabilities = kEveryAttendCapability & ~std::uint32_t(PV_ATTEND_VARLEN);
 /// What a server of protocol version 4 may declare: the explicit bias
 /// travels from version 5 (its members are fields of that version).
-inline constexpr std::uint32_t kProtocol4AttendCapabilities = kEveryAttendCapability & ~std::uint32_t(PV_ATTEND_BIAS);
+inline constexpr std::uint32_t kProtocol4AttendCapabilities =
+    kProtocol5AttendCapabilities & ~std::uint32_t(PV_ATTEND_BIAS);
 
 /// The configuration of a rope() call (its first buffer; zero past a short one).
 inline pv_rope_config rope_config_of(const call& c) {
@@ -127,12 +131,29 @@ void for_each_row(const std::int64_t* stride, std::int64_t n0, std::int64_t n1, 
         f(dense, std::size_t(i * stride[0] + j * stride[1] + k * stride[2]));
 }
 
+/// The field that packs the items of q, k, v and out in one sequence (buffer::sequence).
+inline constexpr const char* kSequence = "n_cu";
+
 /// A buffer's `elements` for the strided tensor of the problem whose strides
-/// are member S and whose tokens, heads and last dimension are N, H and L.
+/// are member S and whose tokens, heads and last dimension are N, H and L
+/// (packed items: one sequence, whatever the batch stride).
 template <auto S, auto N, auto H, auto L>
 std::size_t strided_elements(const call& c) {
   const pv_attention_problem p = problem_of(c);
-  return span(p.*S, p.batch, p.*N, p.*H, p.*L);
+  return span(p.*S, c.dim(kSequence) ? std::min<std::int64_t>(p.batch, 1) : p.batch, p.*N, p.*H, p.*L);
+}
+
+/// The buffers of attend() by index (the operation's row below).
+enum buffer_index : std::size_t {
+  kProblem = 0, kQ, kK, kV, kQStart, kKLen, kSink, kAlibi, kBias, kCuQ, kCuK, kOut, kLse
+};
+
+/// Item b's query and key counts: n_q and n_k, or with packed items (cu, the
+/// call's two offset arrays, empty without) the item's own.
+inline std::pair<std::int64_t, std::int64_t> item_counts(const pv_attention_problem& p, const std::int64_t* cu_q,
+                                                         const std::int64_t* cu_k, std::int64_t b) {
+  if (!cu_q || !cu_k) return {p.n_q, p.n_k};
+  return {cu_q[b + 1] - cu_q[b], cu_k[b + 1] - cu_k[b]};
 }
 using problem_t = pv_attention_problem;
 
@@ -141,19 +162,25 @@ using problem_t = pv_attention_problem;
 inline constexpr std::uint32_t kEmptyRows = 1u << 31;
 inline std::uint32_t demands(const call& c) {
   pv_attention_problem p = problem_of(c);
-  const auto* qs = reinterpret_cast<const std::int64_t*>(c.input(4).data());
-  const auto* kl = reinterpret_cast<const std::int64_t*>(c.input(5).data());
-  std::vector<std::int64_t> qv(qs, qs + p.batch), kv(kl, kl + p.batch);
+  const auto ints = [&](std::size_t at, std::int64_t n) {
+    std::vector<std::int64_t> v(std::size_t(std::max<std::int64_t>(n, 0)));
+    if (!v.empty()) std::memcpy(v.data(), c.input(at).data(), std::min(v.size() * 8, c.input(at).size()));
+    return v;
+  };
+  std::vector<std::int64_t> qv = ints(kQStart, p.batch), kv = ints(kKLen, p.batch);
   p.q_start = qv.data();
   p.k_len = kv.data();
-  std::vector<double> bias(c.input(8).size() / 8);
-  if (!bias.empty()) std::memcpy(bias.data(), c.input(8).data(), bias.size() * 8);
+  std::vector<double> bias(c.input(kBias).size() / 8);
+  if (!bias.empty()) std::memcpy(bias.data(), c.input(kBias).data(), bias.size() * 8);
   p.bias = p.bias_batch > 0 && !bias.empty() ? bias.data() : nullptr;
-  std::uint32_t bits = 0;
+  const bool packed = c.dim("n_cu") > 0;
+  const std::vector<std::int64_t> cq = ints(kCuQ, packed ? p.batch + 1 : 0), ck = ints(kCuK, packed ? p.batch + 1 : 0);
+  const std::int64_t *cu_q = packed ? cq.data() : nullptr, *cu_k = packed ? ck.data() : nullptr;
+  std::uint32_t bits = packed ? std::uint32_t(PV_ATTEND_VARLEN) : 0u;
   if (p.causal) bits |= PV_ATTEND_CAUSAL;
   if (p.window_left >= 0 || p.window_right >= 0) bits |= PV_ATTEND_WINDOW;
   for (std::int64_t b = 0; b < p.batch; ++b)
-    if (kv[std::size_t(b)] < p.n_k) bits |= PV_ATTEND_PADDING;
+    if (kv[std::size_t(b)] < item_counts(p, cu_q, cu_k, b).second) bits |= PV_ATTEND_PADDING;
   if (p.h_kv != p.h_q) bits |= PV_ATTEND_GQA;
   if (p.softcap != 0) bits |= PV_ATTEND_SOFTCAP;
   if (c.dim("n_sink")) bits |= PV_ATTEND_SINKS;
@@ -162,9 +189,10 @@ inline std::uint32_t demands(const call& c) {
   if (p.bias) bits |= PV_ATTEND_BIAS;
   if (!c.dim("n_sink"))
     for (std::int64_t b = 0; b < p.batch && !(bits & kEmptyRows); ++b)
-      for (std::int64_t i = 0; i < p.n_q && !(bits & kEmptyRows); ++i) {
+      for (std::int64_t i = 0, n = item_counts(p, cu_q, cu_k, b).first; i < n && !(bits & kEmptyRows); ++i) {
         bool any = false;
-        for (std::int64_t j = 0; j < p.n_k && !any; ++j) any = pv_attend_visible(&p, b, i, j);
+        for (std::int64_t j = 0, m = item_counts(p, cu_q, cu_k, b).second; j < m && !any; ++j)
+          any = pv_attend_visible(&p, b, i, j);
         if (!any) bits |= kEmptyRows;
       }
   return bits;
@@ -285,6 +313,8 @@ inline const std::vector<operation>& operations() {
           .fields = {{.name = "n_sink", .lo = 0, .protocol = 4},
                      {.name = "n_alibi", .lo = 0, .protocol = 4},
                      {.name = "n_lse", .lo = 0, .protocol = 4},
+                     // protocol version 6: packed items (0, or batch + 1 offsets each)
+                     {.name = "n_cu", .lo = 0, .protocol = 6},
 #define PV_ATTEND_FIELD(m, w, ...) \
   {.name = #m, .type = wire::w, .config = 0, .offset = offsetof(pv_attention_problem, m), __VA_ARGS__ .protocol = 4}
                      PV_ATTEND_FIELD(batch, i64, .lo = 0, ), PV_ATTEND_FIELD(h_q, i64, .lo = 0, ),
@@ -306,36 +336,41 @@ inline const std::vector<operation>& operations() {
                       {.name = "q", .shape = {"batch", "n_q", "h_q", "d"},
                        .elements = attend_row::strided_elements<&attend_row::problem_t::q_stride, &attend_row::problem_t::n_q,
                                                                  &attend_row::problem_t::h_q, &attend_row::problem_t::d>,
-                       .strides = "q_stride"},
+                       .strides = "q_stride", .sequence = attend_row::kSequence},
                       {.name = "k", .shape = {"batch", "n_k", "h_kv", "d"},
                        .elements = attend_row::strided_elements<&attend_row::problem_t::k_stride, &attend_row::problem_t::n_k,
                                                                  &attend_row::problem_t::h_kv, &attend_row::problem_t::d>,
-                       .strides = "k_stride"},
+                       .strides = "k_stride", .sequence = attend_row::kSequence},
                       {.name = "v", .shape = {"batch", "n_k", "h_kv", "d_v"},
                        .elements = attend_row::strided_elements<&attend_row::problem_t::v_stride, &attend_row::problem_t::n_k,
                                                                  &attend_row::problem_t::h_kv, &attend_row::problem_t::d_v>,
-                       .strides = "v_stride"},
+                       .strides = "v_stride", .sequence = attend_row::kSequence},
                       {.name = "q_start", .type = elem::i64, .shape = {"batch"}, .member = "problem"},
                       {.name = "k_len", .type = elem::i64, .shape = {"batch"}, .member = "problem"},
                       {.name = "sink", .type = elem::f64, .shape = {"n_sink"}, .member = "problem"},
                       {.name = "alibi", .type = elem::f64, .shape = {"n_alibi"}, .member = "problem"},
                       {.name = "bias", .type = elem::f64, .shape = {"bias_batch", "n_q", "n_k"}, .member = "problem"},
+                      {.name = "cu_seqlens_q", .type = elem::i64, .shape = {"n_cu"}, .member = "problem"},
+                      {.name = "cu_seqlens_k", .type = elem::i64, .shape = {"n_cu"}, .member = "problem"},
                       {.name = "out", .use = role::out, .shape = {"batch", "n_q", "h_q", "d_v"},
                        .elements = attend_row::strided_elements<&attend_row::problem_t::out_stride, &attend_row::problem_t::n_q,
                                                                  &attend_row::problem_t::h_q, &attend_row::problem_t::d_v>,
-                       .strides = "out_stride"},
+                       .strides = "out_stride", .sequence = attend_row::kSequence},
                       {.name = "lse", .type = elem::f64, .use = role::out, .shape = {"n_lse"}, .member = "problem",
                        .python_shape = {"batch", "h_q", "n_q"}}},
           .python = {"q", "k", "v", "problem"},
           .provided = [](const pv_impl& f) { return f.attend != nullptr; },
           .invoke = [](const pv_impl& f, const invocation& a) {
-            pv_attention_problem p = attend_row::problem_of(*a.c);
-            p.q_start = a.p<const std::int64_t>(4);
-            p.k_len = a.p<const std::int64_t>(5);
-            p.sink = a.i(0) ? a.p<const double>(6) : nullptr;
-            p.alibi = a.i(1) ? a.p<const double>(7) : nullptr;
-            p.bias = p.bias_batch > 0 ? a.p<const double>(8) : nullptr;
-            return f.attend(a.t, &p, a.p(1), a.p(2), a.p(3), a.p(9), a.i(2) ? a.p<double>(10) : nullptr);
+            using namespace attend_row;
+            pv_attention_problem p = problem_of(*a.c);
+            p.q_start = a.p<const std::int64_t>(kQStart);
+            p.k_len = a.p<const std::int64_t>(kKLen);
+            p.sink = a.i(0) ? a.p<const double>(kSink) : nullptr;
+            p.alibi = a.i(1) ? a.p<const double>(kAlibi) : nullptr;
+            p.bias = p.bias_batch > 0 ? a.p<const double>(kBias) : nullptr;
+            p.cu_seqlens_q = a.i(3) ? a.p<const std::int64_t>(kCuQ) : nullptr;
+            p.cu_seqlens_k = a.i(3) ? a.p<const std::int64_t>(kCuK) : nullptr;
+            return f.attend(a.t, &p, a.p(kQ), a.p(kK), a.p(kV), a.p(kOut), a.i(2) ? a.p<double>(kLse) : nullptr);
           },
           .work = [](const call& c) {
             return double(c.dim("batch")) * double(c.dim("h_q")) * double(c.dim("n_q")) * double(c.dim("n_k")) *

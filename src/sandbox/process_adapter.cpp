@@ -366,7 +366,9 @@ std::string read_hello(const std::string& p, hello_answer& h) {
              std::to_string(p.size()) + " bytes, too few for attend_caps and attend_empty_rows";
     std::memcpy(&h.attend_caps, p.data() + at, 4);
     std::memcpy(&h.attend_empty_rows, p.data() + at + 4, 4);
-    h.attend_caps &= h.version >= 5 ? kEveryAttendCapability : kProtocol4AttendCapabilities;
+    h.attend_caps &= h.version >= 6   ? kEveryAttendCapability
+                     : h.version >= 5 ? kProtocol5AttendCapabilities
+                                      : kProtocol4AttendCapabilities;
     if (h.attend_empty_rows > PV_EMPTY_MEAN)
       return "its HELLO answer declares attend_empty_rows " + std::to_string(h.attend_empty_rows) +
              " (0 undeclared, 1 zeros, 2 NaN, 3 the mean of V: docs/protocol.md)";
@@ -514,6 +516,9 @@ std::string request_body(const operation& o, const invocation& a, std::uint32_t 
 }
 
 bool travels(const operation& o, const call& c, std::uint32_t protocol) {
+  std::size_t k = 0;  // a scalar of a later version (attend's n_cu) must be 0
+  for (const field& f : o.fields)
+    if (f.config < 0 && k < c.scalars.size() && c.scalars[k++].i != 0 && f.protocol > protocol) return false;
   for (std::size_t b = 0; b < o.buffers.size(); ++b) {
     if (o.buffers[b].type != elem::config) continue;
     std::vector<bool> sent(c.input(b).size(), false);
@@ -541,9 +546,9 @@ void scatter(const operation& o, const buffer& b, const invocation& a, const cha
   std::int64_t stride[3] = {};
   std::memcpy(stride, static_cast<const unsigned char*>(a.buf[std::size_t(f->config)]) + f->offset, sizeof stride);
   const std::size_t es = elem_size(c.t);
-  const std::int64_t last = c.dim(b.shape[3]);
+  const std::int64_t last = c.extent(b, 3);
   auto* to = static_cast<char*>(a.buf[std::size_t(&b - o.buffers.data())]);
-  attend_row::for_each_row(stride, c.dim(b.shape[0]), c.dim(b.shape[1]), c.dim(b.shape[2]), last,
+  attend_row::for_each_row(stride, c.extent(b, 0), c.extent(b, 1), c.extent(b, 2), last,
                [&](std::size_t dense, std::size_t strided) {
                  std::memcpy(to + strided * es, from + dense * es, std::size_t(last) * es);
                });

@@ -29,7 +29,7 @@ namespace pv::sandbox {
 /// The versions of the pipe protocol (docs/protocol.md) this side speaks:
 /// HELLO offers the highest, the server answers the version it speaks, and
 /// any of these is used with its own layouts (python/posverify: PROTOCOL_VERSION).
-constexpr std::uint32_t kProtocolVersion = 5;
+constexpr std::uint32_t kProtocolVersion = 6;
 constexpr std::uint32_t kOldestProtocolVersion = 1;
 
 /// A server's answer to HELLO (its payload, docs/protocol.md).

@@ -498,6 +498,7 @@ TEST(CheckMutation, EveryMutantIsCaught) {
       {"attend_softcap_after_alibi", "attend.reference"},
       {"attend_mask_before_cap", "attend.reference"},
       {"attend_bias_item0", "attend.reference"},
+      {"attend_varlen_k_from_q", "attend.packing"},
       {"attend_scale_ignored", "attend.reference"},
       {"attend_scale_ignored", "attend.homogeneity"},
       {"attend_alibi_ignored", "attend.reference"},

@@ -18,44 +18,76 @@ class NumpyAttend(posverify.Kernel):
 
     def attend(self, q, k, v, p):
         assert isinstance(p.q_start, np.ndarray) and p.q_start.dtype == np.int64, p.q_start
+        if p.cu_seqlens_q is not None:  # packed items: one sequence, each item alone
+            assert q.shape == (1, p.n_q, p.h_q, p.d) and k.shape == (1, p.n_k, p.h_kv, p.d), q.shape
+            out = np.zeros((1, p.n_q, p.h_q, p.d_v))
+            cq, ck = self.key_offsets(p)
+            for b in range(p.batch):
+                a, z = int(p.cu_seqlens_q[b]), int(p.cu_seqlens_q[b + 1])
+                ka, kz = min(int(ck[b]), p.n_k), min(int(ck[b + 1]), p.n_k)
+                o, _ = self.item(q[0, a:z], k[0, ka:kz], v[0, ka:kz], p, b, min(int(p.k_len[b]), kz - ka), None)
+                out[0, a:z] = o
+            return out.astype(q.dtype)
         assert q.shape == (p.batch, p.n_q, p.h_q, p.d) and k.shape == (p.batch, p.n_k, p.h_kv, p.d)
         out = np.zeros((p.batch, p.n_q, p.h_q, p.d_v))
         lse = np.full((p.batch, p.h_q, p.n_q), -np.inf)
         for b in range(p.batch):
-            n = int(p.k_len[b])
-            pos = p.q_start[b] + np.arange(p.n_q)[:, None]
-            j = np.arange(n)[None, :]
-            keep = np.ones((p.n_q, n), dtype=bool)
-            if p.causal:
-                keep &= j <= pos
-            if p.window_left >= 0:
-                keep &= j >= pos - p.window_left
-            if p.window_right >= 0:
-                keep &= j <= pos + p.window_right
-            bias = np.zeros((p.n_q, n))
-            if p.bias is not None:
-                bias = p.bias[b if p.bias_batch > 1 else 0][:, :n]
-                keep &= bias != -np.inf
-            for h in range(p.h_q):
-                g = h * p.h_kv // p.h_q
-                s = q[b, :, h, :].astype(np.float64) @ k[b, :n, g, :].astype(np.float64).T * p.softmax_scale
-                if p.softcap:
-                    s = p.softcap * np.tanh(s / p.softcap)
-                if p.alibi is not None:
-                    s = s + p.alibi[h] * (j - pos)
-                s = np.where(keep, s + np.where(keep, bias, 0.0), -np.inf)
-                cols = [s] if p.sink is None else [s, np.full((p.n_q, 1), p.sink[h])]
-                full = np.concatenate(cols, axis=1)
-                m = full.max(axis=1, keepdims=True) if full.shape[1] else np.zeros((p.n_q, 1))
-                m = np.where(np.isfinite(m), m, 0.0)
-                e = np.exp(full - m)
-                z = e.sum(axis=1, keepdims=True)
-                w = (e / np.where(z > 0, z, 1.0))[:, :n]
-                out[b, :, h, :] = w @ v[b, :n, g, :].astype(np.float64)
-                with np.errstate(divide="ignore"):
-                    lse[b, h, :] = (np.log(z) + m)[:, 0]
+            bias = None if p.bias is None else p.bias[b if p.bias_batch > 1 else 0]
+            out[b], lse[b] = self.item(q[b], k[b], v[b], p, b, int(p.k_len[b]), bias)
         out = out.astype(q.dtype)
         return (out, lse) if p.lse else out
+
+    @staticmethod
+    def key_offsets(p):
+        """The offsets of the items' queries and keys (cu_seqlens_q, cu_seqlens_k)."""
+        return p.cu_seqlens_q, p.cu_seqlens_k
+
+    @staticmethod
+    def item(q, k, v, p, b, n, bias):
+        """Item b's rows: q [n_q, h_q, d], its first n keys of k, v, bias [n_q, >= n] or None;
+        (out [n_q, h_q, d_v], lse [h_q, n_q])."""
+        n_q = q.shape[0]
+        out = np.zeros((n_q, p.h_q, p.d_v))
+        lse = np.full((p.h_q, n_q), -np.inf)
+        pos = p.q_start[b] + np.arange(n_q)[:, None]
+        j = np.arange(n)[None, :]
+        keep = np.ones((n_q, n), dtype=bool)
+        if p.causal:
+            keep &= j <= pos
+        if p.window_left >= 0:
+            keep &= j >= pos - p.window_left
+        if p.window_right >= 0:
+            keep &= j <= pos + p.window_right
+        bias = np.zeros((n_q, n)) if bias is None else bias[:, :n]
+        keep &= bias != -np.inf
+        for h in range(p.h_q):
+            g = h * p.h_kv // p.h_q
+            s = q[:, h, :].astype(np.float64) @ k[:n, g, :].astype(np.float64).T * p.softmax_scale
+            if p.softcap:
+                s = p.softcap * np.tanh(s / p.softcap)
+            if p.alibi is not None:
+                s = s + p.alibi[h] * (j - pos)
+            s = np.where(keep, s + np.where(keep, bias, 0.0), -np.inf)
+            cols = [s] if p.sink is None else [s, np.full((n_q, 1), p.sink[h])]
+            full = np.concatenate(cols, axis=1)
+            m = full.max(axis=1, keepdims=True) if full.shape[1] else np.zeros((n_q, 1))
+            m = np.where(np.isfinite(m), m, 0.0)
+            e = np.exp(full - m)
+            z = e.sum(axis=1, keepdims=True)
+            w = (e / np.where(z > 0, z, 1.0))[:, :n]
+            out[:, h, :] = w @ v[:n, g, :].astype(np.float64)
+            with np.errstate(divide="ignore"):
+                lse[h, :] = (np.log(z) + m)[:, 0]
+        return out, lse
+
+
+class VarlenKeysFromQueryOffsets(NumpyAttend):
+    """Packed items whose keys are cut with the queries' offsets (cu_seqlens_q
+    for both: vllm-project/vllm-omni PR 3525)."""
+
+    @staticmethod
+    def key_offsets(p):
+        return p.cu_seqlens_q, p.cu_seqlens_q
 
 
 class NoLse(NumpyAttend):

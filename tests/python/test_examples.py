@@ -323,6 +323,19 @@ def test_attend_protocol():
     assert rc == 0
     assert "--    attend.permutation[float32]  (unsupported" in out
     assert ok_line("attend.reference[float32]") in out
+    # packed items (protocol 6): the numpy kernel told cu_seqlens passes attend.packing; one whose keys
+    # are cut with the queries' offsets (wrong only when it is told packed items) fails it, the cause
+    # named; a version-5 server is told the packing as a bias instead, and passes
+    rc, out = check("attend_kernels:NumpyAttend", "--law", "attend.packing", path=HERE, cases="6")
+    assert rc == 0
+    assert ok_line("attend.packing[float32]") in out
+    rc, out = check("attend_kernels:VarlenKeysFromQueryOffsets", "--law", "attend.packing[float32]", path=HERE,
+                    cases="6")
+    assert rc == 1
+    assert "the packed keys cut with the queries' offsets" in out
+    rc, out = check("attend_kernels:VarlenKeysFromQueryOffsets", "--law", "attend.packing[float32]", path=HERE,
+                    cases="6", env={"POSVERIFY_SERVER_PROTOCOL": "5"})
+    assert rc == 0
     rc, out = check("attend_kernels:NumpyAttend", path=HERE, cases="4", env={"POSVERIFY_SERVER_PROTOCOL": "3"})
     assert "attend.reference" not in out
     assert "no law could be run" in out
@@ -624,7 +637,7 @@ def test_protocol_server_negotiates_and_decodes_by_version(monkeypatch):
     assert Rope.seen[-1][0] == RopeConfig(4, 1, (4,), 10000.0, "halves")
     monkeypatch.setenv("POSVERIFY_SERVER_PROTOCOL", "1")
     assert struct.unpack_from("<I", make(Rope()).hello(2)) == (1,)
-    monkeypatch.setenv("POSVERIFY_SERVER_PROTOCOL", "6")
+    monkeypatch.setenv("POSVERIFY_SERVER_PROTOCOL", "7")
     with pytest.raises(ValueError, match="POSVERIFY_SERVER_PROTOCOL"):
         make(Rope())
     monkeypatch.setenv("POSVERIFY_SERVER_PROTOCOL", "2")

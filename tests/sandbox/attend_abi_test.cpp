@@ -56,8 +56,8 @@ TEST(AttendAbi, CapabilitiesAreReadFromTheMembers) {
   EXPECT_EQ(t.abi_version, 5u);  // version 5: it declares float16 and bfloat16 in `dtypes`
   EXPECT_TRUE(t.has(op::attend));
   EXPECT_TRUE(t.offers(PV_F16) && t.offers(PV_BF16));
-  EXPECT_EQ(t.attend_caps, 0x3FFu)
-      << "causal, window, padding, GQA, softcap, sinks, ALiBi, LSE, a fixed schedule, an explicit bias";
+  EXPECT_EQ(t.attend_caps, 0x7FFu) << "causal, window, padding, GQA, softcap, sinks, ALiBi, LSE, a fixed schedule, "
+                                     "an explicit bias, packed items";
   EXPECT_EQ(t.attend_empty_rows, std::uint32_t(PV_EMPTY_ZEROS));
   const impl_info n = load(POSVERIFY_ATTEND_NO_CAPS);
   EXPECT_TRUE(n.has(op::attend));
@@ -68,8 +68,10 @@ TEST(AttendAbi, CapabilitiesAreReadFromTheMembers) {
 /// One attend call on float32: 1 item, h_q query heads over h_kv KV heads,
 /// n_q = 2 queries and n_k = 3 keys of d = d_v = 2, dense; every q, k entry
 /// 0 (uniform weights) and v[j][g][c] = j + 10 g; `bias` one [n_q][n_k]
-/// for the item, or none.
-call one_call(std::int64_t h_q, std::int64_t h_kv, bool causal, bool lse, const std::vector<double>& bias = {}) {
+/// for the item, or none. `packed`: the same tokens as two packed items
+/// (PV_ATTEND_VARLEN), query 0 with key 0, query 1 with keys 1 and 2.
+call one_call(std::int64_t h_q, std::int64_t h_kv, bool causal, bool lse, const std::vector<double>& bias = {},
+              bool packed = false) {
   pv_attention_problem p{};
   p.batch = 1;
   p.h_q = h_q;
@@ -94,9 +96,15 @@ call one_call(std::int64_t h_q, std::int64_t h_kv, bool causal, bool lse, const 
     std::memcpy(b.data(), x.data(), b.size());
     return b;
   };
-  const std::vector<std::int64_t> qs = {1}, kl = {3};
-  return call(op::attend, PV_F32, {0, 0, lse ? 2 * h_q : 0},
-              {bytes_of_struct(p), bytes(q), bytes(k), bytes(v), bytes(qs), bytes(kl), {}, {}, bytes(bias)});
+  std::vector<std::int64_t> qs = {1}, kl = {3}, cu_q, cu_k;
+  if (packed) {
+    p.batch = 2;
+    p.q_stride[0] = p.k_stride[0] = p.v_stride[0] = p.out_stride[0] = 0;
+    qs = {0, 0}, kl = {1, 2}, cu_q = {0, 1, 2}, cu_k = {0, 1, 3};
+  }
+  return call(op::attend, PV_F32, {0, 0, lse ? 2 * h_q : 0, std::int64_t(cu_q.size())},
+              {bytes_of_struct(p), bytes(q), bytes(k), bytes(v), bytes(qs), bytes(kl), {}, {}, bytes(bias),
+               bytes(cu_q), bytes(cu_k)});
 }
 
 TEST(AttendAbi, ACallNeedingAnUndeclaredCapabilityIsNeverMade) {
@@ -104,13 +112,14 @@ TEST(AttendAbi, ACallNeedingAnUndeclaredCapabilityIsNeverMade) {
   const double inf = std::numeric_limits<double>::infinity();
   const std::vector<call> calls = {one_call(2, 2, false, false), one_call(4, 2, false, false),
                                    one_call(2, 2, true, false), one_call(2, 2, false, true),
-                                   one_call(2, 2, false, false, {0, 0, -inf, -inf, 0, 0})};
+                                   one_call(2, 2, false, false, {0, 0, -inf, -inf, 0, 0}),
+                                   one_call(2, 2, false, false, {}, true)};
   const auto rn = run_batch(none, calls, {}), ra = run_batch(all, calls, {});
-  ASSERT_EQ(rn.size(), 5u);
+  ASSERT_EQ(rn.size(), 6u);
   EXPECT_EQ(rn[0].st, status::ok) << rn[0].detail;
-  for (int i : {1, 2, 3, 4})
-    EXPECT_EQ(rn[std::size_t(i)].st, status::unsupported) << "call " << i << ": GQA, causal, lse, a bias";
-  for (int i : {0, 1, 2, 3, 4})
+  for (int i : {1, 2, 3, 4, 5})
+    EXPECT_EQ(rn[std::size_t(i)].st, status::unsupported) << "call " << i << ": GQA, causal, lse, a bias, packed";
+  for (int i : {0, 1, 2, 3, 4, 5})
     EXPECT_EQ(ra[std::size_t(i)].st, status::ok) << "call " << i << ": " << ra[std::size_t(i)].detail;
   // the bias's -inf masks: query 0 sees keys 0, 1 (mean 0.5), query 1 keys 1, 2 (mean 1.5)
   float m[8];
@@ -134,6 +143,14 @@ TEST(AttendAbi, ACallNeedingAnUndeclaredCapabilityIsNeverMade) {
   double l[4];
   std::memcpy(l, ra[3].out.data() + 32, sizeof l);
   for (double x : l) EXPECT_NEAR(x, std::log(3.0), 1e-6);
+  // packed items: token 0 (item 0) sees key 0 alone (value 0), token 1 (item 1) keys 1 and 2 (mean 1.5);
+  // one sequence comes back, whatever the batch
+  ASSERT_EQ(ra[5].out.size(), std::size_t(2 * 2 * 2) * 4);
+  float pk[8];
+  std::memcpy(pk, ra[5].out.data(), sizeof pk);
+  EXPECT_EQ(pk[0], 0.0f);
+  EXPECT_EQ(pk[2], 10.0f) << "head 1 reads KV head 1";
+  EXPECT_EQ(pk[4], 1.5f);
 }
 
 }  // namespace

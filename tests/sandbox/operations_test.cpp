@@ -95,9 +95,10 @@ TEST(Operations, EveryRowIsWellFormed) {
 TEST(Operations, HeaderSizesAreThoseOfTheProtocol) {
   // docs/protocol.md: ATTENTION 34 bytes, ROPE 43 (version 1), 96
   // (version 2) and 1128 (version 3), SINUSOID 26, ATTEND 214 (version 4)
-  // and 222 (version 5: bias_batch; the type byte included)
-  EXPECT_EQ(kProtocolVersion, 5u);
-  for (std::uint32_t v : {1u, 2u, 3u, 4u, 5u}) {
+  // and 222 (version 5: bias_batch; the type byte included), 230 (version 6:
+  // n_cu)
+  EXPECT_EQ(kProtocolVersion, 6u);
+  for (std::uint32_t v : {1u, 2u, 3u, 4u, 5u, 6u}) {
     EXPECT_EQ(operation_of(op::attention).header_bytes(v), 34u);
     EXPECT_EQ(operation_of(op::sinusoid).header_bytes(v), 26u);
   }
@@ -107,6 +108,7 @@ TEST(Operations, HeaderSizesAreThoseOfTheProtocol) {
   EXPECT_EQ(operation_of(op::rope).header_bytes(4), operation_of(op::rope).header_bytes(3));
   EXPECT_EQ(operation_of(op::attend).header_bytes(4), 214u);
   EXPECT_EQ(operation_of(op::attend).header_bytes(5), 222u);
+  EXPECT_EQ(operation_of(op::attend).header_bytes(6), 230u);
   // every operation names the protocol version that carries it, every field of
   // an operation is of that version or later
   for (const operation& o : operations()) {
@@ -373,13 +375,15 @@ std::vector<unsigned char> int64s(std::vector<std::int64_t> v) {
 }
 
 call attend_call(const pv_attention_problem& p, std::vector<std::int64_t> q_start, std::vector<std::int64_t> k_len,
-                 std::int64_t n_sink = 0, std::int64_t n_lse = 0, std::vector<double> bias = {}) {
-  const std::size_t nq = std::size_t(p.batch * p.n_q * p.h_q * p.d), nk = std::size_t(p.batch * p.n_k * p.h_kv * p.d),
-                    nv = std::size_t(p.batch * p.n_k * p.h_kv * p.d_v);
-  return call(op::attend, PV_F32, {n_sink, 0, n_lse},
+                 std::int64_t n_sink = 0, std::int64_t n_lse = 0, std::vector<double> bias = {},
+                 std::vector<std::int64_t> cu_q = {}, std::vector<std::int64_t> cu_k = {}) {
+  const std::int64_t items = cu_q.empty() ? p.batch : 1;  // packed items: one sequence
+  const std::size_t nq = std::size_t(items * p.n_q * p.h_q * p.d), nk = std::size_t(items * p.n_k * p.h_kv * p.d),
+                    nv = std::size_t(items * p.n_k * p.h_kv * p.d_v);
+  return call(op::attend, PV_F32, {n_sink, 0, n_lse, std::int64_t(cu_q.size())},
               {bytes_of_struct(p), std::vector<unsigned char>(nq * 4), std::vector<unsigned char>(nk * 4),
                std::vector<unsigned char>(nv * 4), int64s(q_start), int64s(k_len),
-               doubles(std::size_t(n_sink), 0.5), {}, pv::sandbox::bytes_of(bias)});
+               doubles(std::size_t(n_sink), 0.5), {}, pv::sandbox::bytes_of(bias), int64s(cu_q), int64s(cu_k)});
 }
 
 TEST(Operations, AttendRowDescribesTheProblem) {
@@ -423,6 +427,25 @@ TEST(Operations, AttendRowDescribesTheProblem) {
     EXPECT_EQ(o.demands(attend_call(q, {0}, {2}, 0, 0, {0, 1, -inf, 2, 0.5, -inf})), std::uint32_t(PV_ATTEND_BIAS));
     EXPECT_EQ(attend_call(q, {0}, {2}, 0, 0, {0, 1, -inf, 2, 0.5, -inf}).bytes(o.buffers[8]), 6u * 8)
         << "bias [bias_batch][n_q][n_k]";
+  }
+  // packed items: their bit; padding and empty rows judged per item (item 1 of 2 has 1 query and
+  // 2 keys, which a dense reading of n_q = 3 and n_k = 5 would call padded and, with a window,
+  // find rows past its end that see nothing)
+  {
+    pv_attention_problem q = dense_problem(2, 2, 2, 3, 5, 2, 2);
+    for (auto* st : {q.q_stride, q.k_stride, q.v_stride, q.out_stride}) st[0] = 0;
+    q.window_left = 0;
+    q.window_right = 0;
+    const call v = attend_call(q, {0, 1}, {3, 2}, 0, 0, {}, {0, 2, 3}, {0, 3, 5});
+    EXPECT_EQ(o.demands(v), std::uint32_t(PV_ATTEND_VARLEN | PV_ATTEND_WINDOW));
+    EXPECT_EQ(v.bytes(o.buffers[1]), std::size_t(3 * 2 * 2) * 4) << "q is one sequence of n_q tokens";
+    EXPECT_EQ(v.out_bytes(), std::size_t(3 * 2 * 2) * 4);
+    EXPECT_EQ(o.demands(attend_call(q, {0, 0}, {3, 1}, 0, 0, {}, {0, 2, 3}, {0, 3, 5})),
+              std::uint32_t(PV_ATTEND_VARLEN | PV_ATTEND_WINDOW | PV_ATTEND_PADDING))
+        << "item 1 reads 1 of its 2 keys";
+    EXPECT_EQ(o.demands(attend_call(q, {0, 2}, {3, 2}, 0, 0, {}, {0, 2, 3}, {0, 3, 5})),
+              std::uint32_t(PV_ATTEND_VARLEN | PV_ATTEND_WINDOW) | (1u << 31))
+        << "item 1's query at position 2 has no key there";
   }
 }
 
@@ -484,13 +507,14 @@ TEST(Operations, TheTableAsJsonNamesEveryRow) {
   const pv::json& attend = j.items()[3].second;
   EXPECT_EQ(attend.find("buffers")->items()[4].second.find("elem")->as_string(), "i64") << "q_start";
   EXPECT_EQ(attend.find("buffers")->items()[8].second.find("name")->as_string(), "bias");
-  EXPECT_EQ(attend.find("buffers")->items()[10].second.find("role")->as_string(), "out") << "lse";
+  EXPECT_EQ(attend.find("buffers")->items()[9].second.find("name")->as_string(), "cu_seqlens_q");
+  EXPECT_EQ(attend.find("buffers")->items()[12].second.find("role")->as_string(), "out") << "lse";
   EXPECT_EQ(attend.find("protocol")->as_integer(), 4);
   EXPECT_EQ(rope.find("protocol")->as_integer(), 1);
   const pv::json& q = attend.find("buffers")->items()[1].second;
   EXPECT_EQ(q.find("strides")->as_string(), "q_stride");
   EXPECT_EQ(q.find("member"), nullptr);
-  const pv::json& lse = attend.find("buffers")->items()[10].second;
+  const pv::json& lse = attend.find("buffers")->items()[12].second;
   EXPECT_EQ(lse.find("member")->as_string(), "problem") << "the Python kernel reads problem.lse";
   EXPECT_EQ(lse.find("python_shape")->size(), 3u) << "[batch, h_q, n_q]";
 }
@@ -513,7 +537,9 @@ TEST(Operations, AttendRequestIsVersion4) {
   for (std::size_t b = 0; b < 9; ++b) in.push_back(dense.input(b));
   in[1] = doubles(std::size_t(18 + 2 * 6 + 3 + 2) / 2, 0.25);  // the span of q: 35 floats, as 17.5 doubles
   in[1].resize(35 * 4);
-  const call c(op::attend, PV_F32, {2, 0, 12}, in);
+  in.push_back({});  // no packed items
+  in.push_back({});
+  const call c(op::attend, PV_F32, {2, 0, 12, 0}, in);
   ASSERT_EQ(c.bytes(c.row().buffers[1]), std::size_t(35 * 4)) << "q spans (2-1) 18 + (3-1) 6 + (2-1) 3 + 2 elements";
   std::string want;
   put<std::uint8_t>(want, 5);
@@ -531,8 +557,11 @@ TEST(Operations, AttendRequestIsVersion4) {
   std::string want5 = want;
   put<std::int64_t>(want5, 0);  // version 5: bias_batch, no bias
   for (std::size_t b = 1; b < 9; ++b) want += raw(c.input(b)), want5 += raw(c.input(b));
+  std::string want6 = want5;
+  want6.insert(2 + 3 * 8, std::string(8, '\0'));  // version 6: n_cu = 0, after n_lse
   EXPECT_EQ(body_of(c, 4), want);
   EXPECT_EQ(body_of(c, 5), want5);
+  EXPECT_EQ(body_of(c, 6), want6);
   EXPECT_TRUE(travels(c.row(), c, 4));
   EXPECT_FALSE(travels(c.row(), c, 3)) << "version 3 does not carry the problem";
   // version 5: a bias of one [n_q][n_k] for every item, after alibi
@@ -544,6 +573,14 @@ TEST(Operations, AttendRequestIsVersion4) {
   const std::string body = body_of(b, 5);
   EXPECT_EQ(body.size(), 222u + b.input(1).size() + b.input(2).size() + b.input(3).size() + 2 * 16 + bias.size() * 8);
   EXPECT_EQ(body.substr(body.size() - bias.size() * 8), raw(b.input(8))) << "the bias is the last buffer sent";
+  // version 6: packed items, their offsets after the bias
+  auto pk = dense_problem(2, 2, 1, 3, 4, 2, 2);
+  for (auto* st : {pk.q_stride, pk.k_stride, pk.v_stride, pk.out_stride}) st[0] = 0;
+  const call v = attend_call(pk, {0, 0}, {1, 3}, 0, 0, {}, {0, 1, 3}, {0, 1, 4});
+  EXPECT_FALSE(travels(v.row(), v, 5)) << "version 5 does not carry packed items";
+  EXPECT_TRUE(travels(v.row(), v, 6));
+  const std::string tail = body_of(v, 6);
+  EXPECT_EQ(tail.substr(tail.size() - 6 * 8), raw(v.input(9)) + raw(v.input(10)));
 }
 
 }  // namespace

@@ -83,10 +83,10 @@ TEST(PipeProtocol, MalformedAndUnknownVersionsAreRefused) {
   const std::string e = read_hello(without_caps, h);
   EXPECT_NE(e.find("malformed"), std::string::npos) << e;
   EXPECT_NE(e.find("rope_caps"), std::string::npos) << e;
-  for (std::uint32_t v : {0u, 6u, 7u}) {
+  for (std::uint32_t v : {0u, 7u, 8u}) {
     const std::uint32_t caps = 0;
     const std::string r = read_hello(hello_payload(v, 1, "k", "", &caps), h);
-    EXPECT_NE(r.find("it speaks protocol version " + std::to_string(v) + ", posverify speaks versions 1 to 5"),
+    EXPECT_NE(r.find("it speaks protocol version " + std::to_string(v) + ", posverify speaks versions 1 to 6"),
               std::string::npos)
         << r;
   }
@@ -149,7 +149,7 @@ TEST(PipeProtocol, HelloOffersVersion4AndTheAnswerSetsWhatTheServerIsSent) {
   std::string want_hello;
   put<std::uint32_t>(want_hello, 5);
   put<std::uint8_t>(want_hello, 1);  // HELLO
-  put<std::uint32_t>(want_hello, 5);
+  put<std::uint32_t>(want_hello, 6);
   const std::uint32_t scaled = PV_ROPE_SCALED;
   {
     scripted_server s(hello_payload(2, 0b1010, "v2", "", &scaled));
@@ -176,22 +176,25 @@ TEST(PipeProtocol, HelloOffersVersion4AndTheAnswerSetsWhatTheServerIsSent) {
     EXPECT_EQ(info.attend_caps, std::uint32_t(PV_ATTEND_CAUSAL | PV_ATTEND_WINDOW));
     EXPECT_EQ(info.attend_empty_rows, std::uint32_t(PV_EMPTY_ZEROS));
   }
-  // the explicit bias travels from version 5: a version-4 server declaring it is never sent one
-  for (std::uint32_t v : {4u, 5u}) {
+  // the explicit bias travels from version 5, packed items from version 6: a server of an earlier
+  // version declaring them is never sent one
+  for (std::uint32_t v : {4u, 5u, 6u}) {
     std::string p = hello_payload(v, 0b1010, "v", "", &scaled);
-    put<std::uint32_t>(p, PV_ATTEND_CAUSAL | PV_ATTEND_BIAS);
+    put<std::uint32_t>(p, PV_ATTEND_CAUSAL | PV_ATTEND_BIAS | PV_ATTEND_VARLEN);
     put<std::uint32_t>(p, PV_EMPTY_ZEROS);
     scripted_server s(p);
     const impl_info info = probe_process(s.spec(), o);
-    EXPECT_EQ(info.attend_caps, std::uint32_t(PV_ATTEND_CAUSAL | (v >= 5 ? PV_ATTEND_BIAS : 0u))) << v;
+    EXPECT_EQ(info.attend_caps, std::uint32_t(PV_ATTEND_CAUSAL | (v >= 5 ? PV_ATTEND_BIAS : 0u) |
+                                              (v >= 6 ? PV_ATTEND_VARLEN : 0u)))
+        << v;
   }
   {
-    scripted_server s(hello_payload(6, 0b010, "v6", "", &scaled));
+    scripted_server s(hello_payload(7, 0b010, "v7", "", &scaled));
     try {
       probe_process(s.spec(), o);
-      ADD_FAILURE() << "a version-6 answer was accepted";
+      ADD_FAILURE() << "a version-7 answer was accepted";
     } catch (const load_error& e) {
-      EXPECT_NE(std::string(e.what()).find("it speaks protocol version 6, posverify speaks versions 1 to 5"),
+      EXPECT_NE(std::string(e.what()).find("it speaks protocol version 7, posverify speaks versions 1 to 6"),
                 std::string::npos)
           << e.what();
     }

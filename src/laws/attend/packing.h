@@ -28,6 +28,7 @@
 #include "laws/attend/permutation.h"
 #include "laws/attend/problem.h"
 
+#include <algorithm>
 #include <limits>
 #include <string>
 #include <utility>
@@ -38,8 +39,9 @@ namespace pv::laws::attend_packing {
 inline constexpr const char* id = "attend.packing";
 
 inline std::string statement() {
-  return "the items packed end to end in one sequence, a block-diagonal bias keeping each to its own valid keys "
-         "(with its causal mask, window and own bias), give each item's rows of the batched call";
+  return "the items packed end to end in one sequence, each kept to its own valid keys by a block-diagonal bias "
+         "(with its causal mask, window and own bias) or told as packed items (cu_seqlens), give each item's rows of "
+         "the batched call";
 }
 
 inline std::string tolerance_rule() {
@@ -91,6 +93,51 @@ inline attend::problem packed(const attend::problem& P) {
       }
   }
   return Q;
+}
+
+/// The packed items of P as a kernel's varlen call takes them
+/// (PV_ATTEND_VARLEN): item b's queries at b n_q, its valid keys at
+/// key_offset(b), its own positions and k_len, P's flags. For a P without an
+/// explicit bias or ALiBi, whose rows the packed problem's bias says alone.
+inline attend::varlen_items items(const attend::problem& P) {
+  attend::varlen_items V;
+  for (long b = 0; b <= P.batch; ++b) {
+    V.cu_q.push_back(b * P.n_q);
+    V.cu_k.push_back(key_offset(P, b));
+  }
+  V.q_start = P.q_start;
+  V.k_len = P.k_len;
+  V.causal = P.causal;
+  V.left = P.left;
+  V.right = P.right;
+  return V;
+}
+
+/// packed(P) told as its items (the varlen call), without the log-sum-exp,
+/// which that call does not return.
+inline attend::problem packed_items(const attend::problem& P) {
+  attend::problem Q = packed(P);
+  Q.varlen = items(P);
+  Q.lse = false;
+  return Q;
+}
+
+/// The wrong reading of a varlen call whose keys are cut with the queries'
+/// offsets (cu_seqlens_k taken to be cu_seqlens_q, right only when every
+/// item has as many queries as keys: vllm-project/vllm-omni PR 3525): item
+/// b's row sees the packed keys b n_q .. b n_q + n_q - 1 (those that exist),
+/// key b n_q + j weighted as its own key j would be. As a problem of Q's
+/// shape (packed(P)'s keys, a bias of its own).
+inline attend::problem keys_from_query_offsets(const attend::problem& P) {
+  const attend::problem R = attend_permutation::as_bias(P);
+  attend::problem W = packed(P);
+  std::fill(W.bias.begin(), W.bias.end(), -std::numeric_limits<double>::infinity());
+  for (long b = 0; b < P.batch; ++b)
+    for (long i = 0; i < P.n_q; ++i)
+      for (long j = 0; j < P.n_q && j < P.n_k && b * P.n_q + j < W.n_k; ++j)
+        W.bias[W.bi(0, b * P.n_q + i, b * P.n_q + j)] = R.bias[R.bi(b, i, j)];
+  W.lse = false;
+  return W;
 }
 
 /// The law body: the batched call (out, lse of P) against the packed one

@@ -90,6 +90,21 @@ inline const char* to_string(empty_rows e) {
   return "undeclared";
 }
 
+/// How a packed problem travels when the kernel is told its items
+/// (PV_ATTEND_VARLEN, FlashAttention's varlen call): the items' token offsets
+/// (cu_q, cu_k: [items + 1], empty when the problem travels as it is), their
+/// positions and valid keys, and the flags they share. The problem itself
+/// (one sequence, the block-diagonal bias that says which keys each row sees)
+/// is what the reference reads; the call carries these in place of its bias
+/// and flags, and never asks for the log-sum-exp.
+struct varlen_items {
+  std::vector<long> cu_q, cu_k, q_start, k_len;
+  bool causal = false;
+  long left = -1, right = -1;
+  bool packed() const { return !cu_q.empty(); }
+  long items() const { return packed() ? long(cu_q.size()) - 1 : 0; }
+};
+
 /// One attend problem with its inputs, dense in its logical layout:
 /// q[b][i][h][l], k[b][j][g][l], v[b][j][g][c]; outputs out[b][i][h][c],
 /// lse[b][h][i].
@@ -107,6 +122,9 @@ struct problem {
   std::vector<double> bias;
   long bias_batch = 0;
   bool lse = false;
+  /// When set, the call tells the kernel the packed items (above) in place
+  /// of the bias and flags; batch is 1 and bias holds their mask.
+  varlen_items varlen;
   std::vector<double> q, k, v;
 
   std::size_t qi(long b, long i, long h, long l) const { return std::size_t(((b * n_q + i) * h_q + h) * d + l); }

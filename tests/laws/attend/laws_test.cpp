@@ -623,6 +623,47 @@ TEST(AttendLaws, PackingIsTheItemsCalledApart) {
       attend_packing::compare(P, X, doubles(EP.out), doubles(EP.lse), doubles(EX.out), doubles(EX.lse), BP, BQ).within());
 }
 
+// Packed items told as such (the varlen call): their offsets, positions,
+// valid keys and flags say which keys each packed row sees exactly as the
+// block-diagonal bias the reference reads does; the call asks for no
+// log-sum-exp. The wrong reading that cuts the keys with the queries'
+// offsets (vllm-omni PR 3525) is the same problem when every item has as
+// many queries as valid keys, and another one when they differ.
+TEST(AttendLaws, PackedItemsSayWhatTheirBiasSays) {
+  problem P = drawn(3, 2, 1, 4, 6, 3, 2);
+  P.causal = true;
+  P.q_start = {2, 0, 1};
+  P.k_len = {6, 3, 5};
+  P.left = 2;
+  P.lse = true;
+  const problem Q = attend_packing::packed_items(P);
+  ASSERT_TRUE(Q.varlen.packed());
+  EXPECT_FALSE(Q.lse);
+  EXPECT_EQ(Q.varlen.cu_q, (std::vector<long>{0, 4, 8, 12}));
+  EXPECT_EQ(Q.varlen.cu_k, (std::vector<long>{0, 6, 9, 14}));
+  const attend::varlen_items& V = Q.varlen;
+  for (long b = 0; b < V.items(); ++b)
+    for (long ip = V.cu_q[std::size_t(b)]; ip < V.cu_q[std::size_t(b) + 1]; ++ip)
+      for (long jp = 0; jp < Q.n_k; ++jp) {
+        const long i = ip - V.cu_q[std::size_t(b)], j = jp - V.cu_k[std::size_t(b)], pos = V.q_start[std::size_t(b)] + i;
+        const bool told = jp >= V.cu_k[std::size_t(b)] && jp < V.cu_k[std::size_t(b) + 1] &&
+                          j < V.k_len[std::size_t(b)] && (!V.causal || j <= pos) && (V.left < 0 || j >= pos - V.left) &&
+                          (V.right < 0 || j <= pos + V.right);
+        EXPECT_EQ(attend::visible(Q, 0, ip, jp), told) << "item " << b << " packed row " << ip << " key " << jp;
+      }
+  const auto seen = [](const problem& X) {
+    std::vector<bool> v;
+    for (long i = 0; i < X.n_q; ++i)
+      for (long j = 0; j < X.n_k; ++j) v.push_back(attend::visible(X, 0, i, j));
+    return v;
+  };
+  EXPECT_NE(seen(attend_packing::keys_from_query_offsets(P)), seen(Q)) << "4 queries, 6, 3 and 5 keys";
+  problem E = drawn(2, 2, 1, 3, 3, 2, 2);
+  E.causal = true;
+  EXPECT_EQ(seen(attend_packing::keys_from_query_offsets(E)), seen(attend_packing::packed_items(E)))
+      << "as many queries as keys: the offsets agree";
+}
+
 // The calls a law makes from a problem (an item alone without its padded
 // keys, the halves of a key cut, a regrouped batch) carry their part of its
 // explicit bias: the same keys are visible and the exact rows are the
