@@ -49,6 +49,7 @@ typedef struct pv_attend_bugs {
   int mask_before_cap; /* the explicit bias added before the cap: c tanh((s + bias)/c), -inf giving -c */
   int bias_item0;      /* every item reads item 0's bias (a per-item bias read as a shared one) */
   int varlen_k_from_q; /* packed items: the keys cut with the queries' offsets (cu_seqlens_q for both) */
+  int64_t key_limit;   /* only keys 0 .. key_limit - 1 read (a score buffer of that size, clamped) */
 } pv_attend_bugs;
 
 /* what an empty row holds (the declared convention, pv_empty_rows) */
@@ -105,7 +106,8 @@ static int attend_visible(const pv_attention_problem *p, int64_t b, int64_t i, i
                              : q + b * p->q_stride[0] + i * p->q_stride[1] + h * p->q_stride[2];             \
           T *o = out + b * p->out_stride[0] + i * p->out_stride[1] + h * p->out_stride[2];               \
           const int64_t pos = p->q_start[b] + i;                                                         \
-          const int64_t nk = p->k_len[b] < p->n_k && !attend_bugs.reads_padding ? p->k_len[b] : p->n_k;  \
+          const int64_t nk0 = p->k_len[b] < p->n_k && !attend_bugs.reads_padding ? p->k_len[b] : p->n_k; \
+          const int64_t nk = attend_bugs.key_limit && nk0 > attend_bugs.key_limit ? attend_bugs.key_limit : nk0; \
           T m = -(T)INFINITY, l = 0;                                                                     \
           for (int64_t c = 0; c < p->d_v; ++c) o[c] = 0;                                                 \
           if (p->sink && !attend_bugs.no_sinks) {                                                        \

@@ -21,7 +21,9 @@ std::string mutation_markdown(const json& j) {
                    " cases per law. A mutant "
                    "built against ABI version 2 is also called with float16 and bfloat16 buffers (laws "
                    "`[float16]`, `[bfloat16]`); a sibling of a low-precision panel member declares the "
-                   "member's accuracy class (shown beside its name) and is judged on those terms.\n\n"
+                   "member's accuracy class (shown beside its name) and is judged on those terms. An "
+                   "attention mutant that no law catches is checked again by `attend.models` at the shapes of "
+                   "real models (`--profile models`); the table says when only those shapes caught it.\n\n"
                    "| mutant | caught by | cases | finding | laws failed | every law that failed |\n|---|---|---|---|---|---|\n";
   std::string diagnoses;
   for (const auto& kv : j.find("rows")->items()) {
@@ -36,7 +38,10 @@ std::string mutation_markdown(const json& j) {
     std::string also;
     for (const auto& b : row.find("laws_that_failed")->items()) also += (also.empty() ? "" : ", ") + b.second.as_string();
     md += "| " + text::markdown_code(name) + (acc == "dtype" ? "" : " (accuracy " + acc + ")") + " | " +
-          (caught ? "`" + row.find("caught_by")->as_string() + "`" : std::string("**survived**")) + " | " +
+          (caught ? "`" + row.find("caught_by")->as_string() + "`" +
+                        (row.find("profile") ? std::string(" (only at the shapes of `--profile models`)") : "")
+                  : std::string("**survived**")) +
+          " | " +
           (caught ? std::to_string(row.find("cases")->as_integer()) : "—") + " | " +
           markdown_cell(caught ? md::untrusted(md::prose(row.find("finding")->as_string())) : "—") + " | " +
           std::to_string(row.find("laws_failed")->as_integer()) + " of " +

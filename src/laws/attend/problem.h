@@ -190,6 +190,11 @@ struct variant {
   /// microsoft/onnxruntime-genai PR 1639, lucidrains/graph-transformer-pytorch
   /// PR 2: a bias of one per item read as one shared by every item (item 0's).
   bool bias_item0 = false;
+  /// vllm-project/vllm#905, PR 1154 (the paged-attention kernel kept every
+  /// logit of a row in a shared-memory buffer, so its context had a ceiling):
+  /// a kernel that clamps to such a buffer instead of refusing reads only
+  /// keys 0 .. key_limit - 1 (0: no limit); the rest are dropped.
+  long key_limit = 0;
   bool operator==(const variant&) const = default;
 };
 
@@ -221,6 +226,7 @@ inline long kv_head(const problem& P, long h, const variant& w = {}) {
 inline bool visible(const problem& P, long b, long i, long j, const variant& w = {}) {
   const long p = (w.top_left ? 0 : P.q_start[std::size_t(b)]) + i;
   if (j < 0 || j >= P.n_k || (!w.reads_padding && j >= P.k_len[std::size_t(b)])) return false;
+  if (w.key_limit > 0 && j >= w.key_limit) return false;
   if (P.causal && j > p && !(w.prefill_not_causal && P.n_q > 1)) return false;
   if (P.left >= 0 && j < p - P.left - w.window_extra) return false;
   if (P.right >= 0 && j > p + P.right) return false;

@@ -21,6 +21,7 @@
 #include "laws/attend/compare.h"
 #include "laws/attend/problem.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -165,6 +166,24 @@ inline std::vector<named_variant> variants(const attend::problem& P) {
     a.lse_log2 = true;
     v.push_back({a, kLseLog2});
   }
+  // a row that reads only its first L keys, L a power of two from 16 below n_k (a score buffer or a
+  // grid sized for L keys), the largest first
+  long longest = 0;
+  for (long l : P.k_len) longest = std::max(longest, std::min(l, P.n_k));
+  static const std::vector<std::string> limit_names = [] {
+    std::vector<std::string> n;
+    for (long L = 4096; L >= 16; L /= 2)
+      n.push_back("keys past " + std::to_string(L) + " dropped: a row reads only its first " + std::to_string(L) +
+                  " keys (a score buffer or a grid sized for " + std::to_string(L) +
+                  " keys, clamped instead of refused: vllm-project/vllm#905)");
+    return n;
+  }();
+  for (long L = 4096, k = 0; L >= 16; L /= 2, ++k)
+    if (L < longest) {
+      attend::variant a;
+      a.key_limit = L;
+      v.push_back({a, limit_names[std::size_t(k)].c_str()});
+    }
   return v;
 }
 

@@ -113,6 +113,30 @@ TEST(AttendLaws, ReferenceNamesTheVariantAWrongKernelComputes) {
   EXPECT_TRUE(named);
 }
 
+// A row that reads only its first L keys (a score buffer of L logits,
+// clamped) is named with its L, the largest power of two below the longest
+// row tried first: 32 of 40 keys here, and no limit is tried at or above
+// the longest row, where it would drop nothing.
+TEST(AttendLaws, AKeyLimitIsNamedWithItsLength) {
+  problem P = drawn(1, 2, 1, 2, 40, 2, 2);
+  const auto E = attend::reference(P, empty_rows::zeros);
+  const auto B = attend::any_order(P, empty_rows::zeros, hp(0x1p-52), hp(0x1p-1022));
+  const auto cut = doubles(attend::reference(P, empty_rows::zeros, attend::variant{.key_limit = 32}).out);
+  EXPECT_FALSE(attend_reference::compare(P, cut, {}, E, B).within());
+  std::string named;
+  for (const auto& v : attend_reference::variants(P)) {
+    EXPECT_LT(v.w.key_limit, 40) << v.name;
+    if (named.empty() && attend_reference::compare(P, cut, {}, attend::reference(P, empty_rows::zeros, v.w), B).within())
+      named = v.name;
+  }
+  EXPECT_EQ(named.rfind("keys past 32 dropped", 0), 0u) << named;
+  P.k_len = {30};  // the longest row is 30 keys: 32 drops nothing, 16 is the first limit tried
+  std::vector<long> limits;
+  for (const auto& v : attend_reference::variants(P))
+    if (v.w.key_limit) limits.push_back(v.w.key_limit);
+  EXPECT_EQ(limits, (std::vector<long>{16}));
+}
+
 // Each wrong reading of the scale, the softcap and ALiBi is named by its own
 // class: the first variant the diagnosis tries that the output matches is it.
 TEST(AttendLaws, ScaleSoftcapAndAlibiBugsAreEachNamedByTheirOwnClass) {
