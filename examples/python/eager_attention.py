@@ -7,6 +7,9 @@ added (its -inf joining the mask), a sink logit per head
 joined to the softmax and dropped after it (gpt-oss), the softmax in float32, then
 the weighted sum of V. Each batch item reads only its first k_len keys, as a
 variable-length kernel does (padded keys may hold anything, NaN included).
+Items packed in one sequence (``cu_seqlens``, FlashAttention's varlen call, as
+Hugging Face's flash path unpads a batch) are each attended over their own
+tokens.
 
     posverify check --impl python:eager_attention:EagerAttention --python-path examples/python
 
@@ -16,6 +19,8 @@ Hugging Face's masks do, which turns such a row into the mean of V: it declares
 that. The other classes are wrong in one way each, the ways of published bugs
 (docs/check.md, "The attention call"): posverify must catch each and name it.
 """
+
+import dataclasses
 
 import torch
 
@@ -33,7 +38,7 @@ def repeat_kv(x, n_rep):
 
 class EagerAttention(posverify.Kernel):
     name = "eager-attention"
-    attend_caps = ("causal", "window", "padding", "gqa", "softcap", "sinks", "alibi", "lse", "bias")
+    attend_caps = ("causal", "window", "padding", "gqa", "softcap", "sinks", "alibi", "lse", "bias", "varlen")
     attend_empty_rows = "zeros"
     #: the additive value of a masked logit
     masked = float("-inf")
@@ -59,6 +64,10 @@ class EagerAttention(posverify.Kernel):
         """The logits from the scaled q.k and the explicit bias: capped, then biased."""
         return self.capped(raw, p) + bias
 
+    def key_offsets(self, p):
+        """Where each packed item's keys start (cu_seqlens_k)."""
+        return p.cu_seqlens_k
+
     # --- the computation ------------------------------------------------------
 
     def keep(self, p, b, n):
@@ -75,9 +84,25 @@ class EagerAttention(posverify.Kernel):
             keep &= j <= pos + right
         return keep, pos, j
 
+    def packed(self, q, k, v, p):
+        """Items packed in one sequence: each item alone, a batch of one over its tokens."""
+        cq, ck = p.cu_seqlens_q.tolist(), self.key_offsets(p).tolist()
+        parts = []
+        for b in range(p.batch):
+            a, z = cq[b], cq[b + 1]
+            ka, kz = min(ck[b], p.n_k), min(ck[b + 1], p.n_k)
+            if z > a:
+                item = dataclasses.replace(p, batch=1, n_q=z - a, n_k=kz - ka, q_start=p.q_start[b:b + 1],
+                                           k_len=p.k_len[b:b + 1].clamp(max=kz - ka), cu_seqlens_q=None,
+                                           cu_seqlens_k=None)
+                parts.append(self.attend(q[:, a:z], k[:, ka:kz], v[:, ka:kz], item))
+        return torch.cat(parts, dim=1)
+
     def attend(self, q, k, v, p):
         if q.dtype not in (torch.float32, torch.float64, torch.bfloat16, torch.float16):
             raise NotImplementedError(str(q.dtype))
+        if p.cu_seqlens_q is not None:
+            return self.packed(q, k, v, p)
         acc = torch.float64 if q.dtype == torch.float64 else torch.float32
         outs, lses = [], []
         for b in range(p.batch):
@@ -146,6 +171,14 @@ class EagerWindowPlusOne(EagerAttention):
 
     def window(self, p):
         return (p.window_left + 1 if p.window_left >= 0 else -1), p.window_right
+
+
+class EagerVarlenKeysFromQueryOffsets(EagerAttention):
+    """Cuts the packed keys with the queries' offsets, one cu_seqlens built from
+    the query lengths serving both (vllm-project/vllm-omni PR 3525)."""
+
+    def key_offsets(self, p):
+        return p.cu_seqlens_q
 
 
 class EagerMaskBeforeSoftcap(EagerAttention):

@@ -235,6 +235,8 @@ def test_eager_attention(cls):
     ("EagerSoftcapIgnored", "attend.reference", "softcap ignored"),
     ("EagerWindowPlusOne", "attend.support", "window off by one"),
     ("EagerMaskBeforeSoftcap", "attend.reference", "bias before the softcap"),
+    ("EagerVarlenKeysFromQueryOffsets", "attend.packing", "the packed call is wrong, the call with the flags right: "
+                                                          "the packed keys cut with the queries' offsets"),
 ])
 def test_eager_attention_siblings(cls, law, diagnosis):
     """Each wrong sibling fails the law that states what it breaks, and the
