@@ -6,6 +6,7 @@
 #include "blackbox/run.h"
 
 #include "blackbox/law_run.h"
+#include "laws/attend/models.h"
 #include "sandbox/sandbox.h"
 #include "core/text.h"
 
@@ -39,7 +40,7 @@ json mutation_row(blackbox::check_run& cx, const std::string& lib) {
   const auto failed = [](const auto& laws) {
     return std::any_of(laws.begin(), laws.end(), [](const law_result& r) { return r.verdict == verdict::failed; });
   };
-  const std::string scale_law = "attend.models";
+  const std::string scale_law = laws::attend_models::id;
   const bool filtered_out =
       !cx.only_law.empty() && std::none_of(cx.only_law.begin(), cx.only_law.end(), [&](const std::string& p) {
         return scale_law.rfind(p, 0) == 0 || p.rfind(scale_law, 0) == 0;

@@ -445,7 +445,19 @@ TEST(CheckMutation, EveryMutantIsCaught) {
     ASSERT_FALSE(row.find("caught_by")->is_null()) << m;
     EXPECT_NE(row.find("finding")->as_string().find("case "), std::string::npos) << m;
     finding[m] = row.find("caught_by")->as_string() + ": " + row.find("finding")->as_string();
+    // right at every shape the default laws draw: checked again at the shapes of real models, where
+    // attend.models catches it and names the limit, after every default law passed
+    EXPECT_EQ(row.find("profile") != nullptr, m == "attend_keys_past_4096") << m;
+    if (m == "attend_keys_past_4096") {
+      EXPECT_EQ(row.find("profile")->as_string(), "models");
+      EXPECT_EQ(row.find("caught_by")->as_string().rfind("attend.models[", 0), 0u) << finding[m];
+      ASSERT_NE(row.find("diagnosis"), nullptr) << finding[m];
+      EXPECT_NE(row.find("diagnosis")->as_string().find("keys past 4096 dropped"), std::string::npos);
+      EXPECT_GT(row.find("laws_run")->as_integer(), 30);
+    }
   }
+  EXPECT_NE(slurp(dir + "/mutation.md").find("`attend.models[float32]` (only at the shapes of `--profile models`)"),
+            std::string::npos);
   // the sandbox findings say what happened
   EXPECT_NE(finding["attn_crash"].find("crashed: killed by signal"), std::string::npos) << finding["attn_crash"];
   EXPECT_NE(finding["attn_hang"].find("hung: did not return within 500 ms"), std::string::npos) << finding["attn_hang"];
