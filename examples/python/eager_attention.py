@@ -96,7 +96,10 @@ class EagerAttention(posverify.Kernel):
                                            k_len=p.k_len[b:b + 1].clamp(max=kz - ka), cu_seqlens_q=None,
                                            cu_seqlens_k=None)
                 parts.append(self.attend(q[:, a:z], k[:, ka:kz], v[:, ka:kz], item))
-        return torch.cat(parts, dim=1)
+        if not p.lse:
+            return torch.cat(parts, dim=1)
+        # the log-sum-exp of each item [1, h_q, n]: joined along the tokens
+        return torch.cat([o for o, _ in parts], dim=1), torch.cat([l for _, l in parts], dim=2)
 
     def attend(self, q, k, v, p):
         if q.dtype not in (torch.float32, torch.float64, torch.bfloat16, torch.float16):

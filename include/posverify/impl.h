@@ -175,7 +175,7 @@ enum pv_attend_capability {
    * against an older header never declares it and is never sent one. */
   PV_ATTEND_BIAS = 1u << 9,
   /* Packed variable-length items (cu_seqlens_q != NULL, below): the same
-   * rule; never sent with a bias or the log-sum-exp. */
+   * rule; never sent with a bias. */
   PV_ATTEND_VARLEN = 1u << 10
 };
 /* What an empty row holds: 0 undeclared (posverify never sends a call with an
@@ -216,7 +216,8 @@ typedef struct pv_attention_problem {
    * token cu_seqlens_q[b] + i of q and out, its key j token
    * cu_seqlens_k[b] + j of k and v, with k_len[b] = cu_seqlens_k[b+1] -
    * cu_seqlens_k[b]; q_start[b], the masks and pv_attend_visible take the
-   * item's own i and j as above. A key of another item is never visible. */
+   * item's own i and j as above. A key of another item is never visible.
+   * lse, when asked for, is [h_q][n_q] (FlashAttention's [heads][total_q]). */
   const int64_t *cu_seqlens_q;
   const int64_t *cu_seqlens_k;
 } pv_attention_problem;

@@ -144,7 +144,8 @@ class AttentionProblem:
     #: heads, dim]: item b's query i is token cu_seqlens_q[b] + i, its key j
     #: token cu_seqlens_k[b] + j, k_len[b] its number of keys; q_start, the
     #: masks and the rule above take the item's own i and j, and a key of
-    #: another item is never visible. Never with a bias or the log-sum-exp.
+    #: another item is never visible; the log-sum-exp is [1, h_q, n_q].
+    #: Never with a bias.
     cu_seqlens_q: Any = None
     cu_seqlens_k: Any = None
     #: the strides of the C call the tensors were laid out with (elements of

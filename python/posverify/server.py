@@ -424,10 +424,9 @@ class Server:
             k = (buf["name"], key)
             dims = shapes.get(k)
             if dims is None:
-                dims = tuple(vals.get(d, 0) for d in buf.get(key) or buf["shape"])
-                if buf.get("sequence") and vals.get(buf["sequence"]):  # items packed in one sequence
-                    dims = (min(dims[0], 1),) + dims[1:]
-                shapes[k] = dims
+                one = bool(buf.get("sequence") and vals.get(buf["sequence"]))  # items packed in one sequence
+                dims = shapes[k] = tuple(min(vals.get(d, 0), 1) if one and d == "batch" else vals.get(d, 0)
+                                         for d in buf.get(key) or buf["shape"])
             return dims
 
         def count(buf):

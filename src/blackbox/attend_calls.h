@@ -186,7 +186,7 @@ call attend_call(const problem& P, const layouts& L) {
   if (V.packed())  // one sequence: the batch stride is not used
     s.q_stride[0] = s.k_stride[0] = s.v_stride[0] = s.out_stride[0] = 0;
   return call(op::attend, dtype_of<T>(),
-              {long(P.sink.size()), long(P.alibi.size()), P.lse && !V.packed() ? long(P.lse_size()) : 0L,
+              {long(P.sink.size()), long(P.alibi.size()), P.lse ? long(P.lse_size()) : 0L,
                V.packed() ? long(V.cu_q.size()) : 0L},
               {sandbox::bytes_of_struct(s), strided<T>(P.q, L.q, P.batch, P.n_q, P.h_q, P.d),
                strided<T>(P.k, L.k, P.batch, P.n_k, P.h_kv, P.d), strided<T>(P.v, L.v, P.batch, P.n_k, P.h_kv, P.d_v),
@@ -211,7 +211,7 @@ void read_back(const problem& P, const layouts& L, const result& R, std::vector<
       out[dense_at + std::size_t(c)] = double(x);
     }
   });
-  if (P.lse && !P.varlen.packed() && R.out.size() >= ob + P.lse_size() * 8) {
+  if (P.lse && R.out.size() >= ob + P.lse_size() * 8) {
     lse.resize(P.lse_size());
     std::memcpy(lse.data(), R.out.data() + ob, lse.size() * 8);
   }

@@ -64,8 +64,9 @@ std::size_t call::bytes(const buffer& b) const {
 }
 
 std::int64_t call::extent(const buffer& b, std::size_t axis) const {
-  if (axis == 0 && b.sequence && dim(b.sequence) != 0) return std::min<std::int64_t>(dim(b.shape[0]), 1);
-  return dim(b.shape.at(axis));
+  const char* d = b.shape.at(axis);
+  if (b.sequence && std::string_view(d) == "batch" && dim(b.sequence) != 0) return std::min<std::int64_t>(dim(d), 1);
+  return dim(d);
 }
 
 std::size_t call::dense_bytes(const buffer& b) const {

@@ -57,7 +57,7 @@ struct call {
   /// negative one counts 0) times its element size; how outputs travel.
   std::size_t dense_bytes(const buffer& b) const;
   /// The extent of b's axis-th dimension: its field's value, or 1 for the
-  /// first of a buffer whose items are packed in one sequence (buffer::sequence).
+  /// batch of a buffer whose items are packed in one sequence (buffer::sequence).
   std::int64_t extent(const buffer& b, std::size_t axis) const;
   /// The input bytes of buffer k of the row (k < buffers.size(); not the out buffer).
   const std::vector<unsigned char>& input(std::size_t k) const;

@@ -101,8 +101,8 @@ struct buffer {
   /// when it differs (attend's lse: [batch, h_q, n_q] for n_lse entries).
   std::vector<const char*> python_shape{};
   /// A field that, when not 0, packs the tensor's items in one sequence: its
-  /// first dimension (the batch) then counts 1 (attend's n_cu: the packed
-  /// items of FlashAttention's varlen call).
+  /// dimension named "batch" (in shape and python_shape) then counts 1
+  /// (attend's n_cu: the packed items of FlashAttention's varlen call).
   const char* sequence = nullptr;
 };
 

@@ -131,7 +131,7 @@ void for_each_row(const std::int64_t* stride, std::int64_t n0, std::int64_t n1, 
         f(dense, std::size_t(i * stride[0] + j * stride[1] + k * stride[2]));
 }
 
-/// The field that packs the items of q, k, v and out in one sequence (buffer::sequence).
+/// The field that packs the items of q, k, v, out and lse in one sequence (buffer::sequence).
 inline constexpr const char* kSequence = "n_cu";
 
 /// A buffer's `elements` for the strided tensor of the problem whose strides
@@ -357,7 +357,7 @@ inline const std::vector<operation>& operations() {
                                                                  &attend_row::problem_t::h_q, &attend_row::problem_t::d_v>,
                        .strides = "out_stride", .sequence = attend_row::kSequence},
                       {.name = "lse", .type = elem::f64, .use = role::out, .shape = {"n_lse"}, .member = "problem",
-                       .python_shape = {"batch", "h_q", "n_q"}}},
+                       .python_shape = {"batch", "h_q", "n_q"}, .sequence = attend_row::kSequence}},
           .python = {"q", "k", "v", "problem"},
           .provided = [](const pv_impl& f) { return f.attend != nullptr; },
           .invoke = [](const pv_impl& f, const invocation& a) {

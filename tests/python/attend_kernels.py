@@ -21,13 +21,15 @@ class NumpyAttend(posverify.Kernel):
         if p.cu_seqlens_q is not None:  # packed items: one sequence, each item alone
             assert q.shape == (1, p.n_q, p.h_q, p.d) and k.shape == (1, p.n_k, p.h_kv, p.d), q.shape
             out = np.zeros((1, p.n_q, p.h_q, p.d_v))
+            lse = np.full((1, p.h_q, p.n_q), -np.inf)
             cq, ck = self.key_offsets(p)
             for b in range(p.batch):
                 a, z = int(p.cu_seqlens_q[b]), int(p.cu_seqlens_q[b + 1])
                 ka, kz = min(int(ck[b]), p.n_k), min(int(ck[b + 1]), p.n_k)
-                o, _ = self.item(q[0, a:z], k[0, ka:kz], v[0, ka:kz], p, b, min(int(p.k_len[b]), kz - ka), None)
-                out[0, a:z] = o
-            return out.astype(q.dtype)
+                out[0, a:z], lse[0, :, a:z] = self.item(q[0, a:z], k[0, ka:kz], v[0, ka:kz], p, b,
+                                                        min(int(p.k_len[b]), kz - ka), None)
+            out = out.astype(q.dtype)
+            return (out, lse) if p.lse else out
         assert q.shape == (p.batch, p.n_q, p.h_q, p.d) and k.shape == (p.batch, p.n_k, p.h_kv, p.d)
         out = np.zeros((p.batch, p.n_q, p.h_q, p.d_v))
         lse = np.full((p.batch, p.h_q, p.n_q), -np.inf)

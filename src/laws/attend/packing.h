@@ -113,12 +113,10 @@ inline attend::varlen_items items(const attend::problem& P) {
   return V;
 }
 
-/// packed(P) told as its items (the varlen call), without the log-sum-exp,
-/// which that call does not return.
+/// packed(P) told as its items (the varlen call).
 inline attend::problem packed_items(const attend::problem& P) {
   attend::problem Q = packed(P);
   Q.varlen = items(P);
-  Q.lse = false;
   return Q;
 }
 

@@ -96,7 +96,7 @@ inline const char* to_string(empty_rows e) {
 /// positions and valid keys, and the flags they share. The problem itself
 /// (one sequence, the block-diagonal bias that says which keys each row sees)
 /// is what the reference reads; the call carries these in place of its bias
-/// and flags, and never asks for the log-sum-exp.
+/// and flags (its log-sum-exp is the packed problem's, [h_q][n_q]).
 struct varlen_items {
   std::vector<long> cu_q, cu_k, q_start, k_len;
   bool causal = false;

@@ -606,14 +606,21 @@ TEST(AttendLaws, PermutationCarriesTheMaskAsABiasWithTheQueriesAndKeys) {
                    .within());
 }
 
-// attend.packing: the items packed end to end with a block-diagonal bias
-// give each item's exact rows; a block that lets a row see the next item's
-// keys (cross-document attention) does not.
-TEST(AttendLaws, PackingIsTheItemsCalledApart) {
+// Three items of 4 queries over 6, 3 and 5 valid keys, causal, the queries
+// at 2, 0 and 1 (the packing laws' problem).
+problem three_items() {
   problem P = drawn(3, 2, 1, 4, 6, 3, 2);
   P.causal = true;
   P.q_start = {2, 0, 1};
   P.k_len = {6, 3, 5};
+  return P;
+}
+
+// attend.packing: the items packed end to end with a block-diagonal bias
+// give each item's exact rows; a block that lets a row see the next item's
+// keys (cross-document attention) does not.
+TEST(AttendLaws, PackingIsTheItemsCalledApart) {
+  problem P = three_items();
   P.right = 0;
   P.left = 2;
   P.sink = {0.5, -1};
@@ -649,20 +656,17 @@ TEST(AttendLaws, PackingIsTheItemsCalledApart) {
 
 // Packed items told as such (the varlen call): their offsets, positions,
 // valid keys and flags say which keys each packed row sees exactly as the
-// block-diagonal bias the reference reads does; the call asks for no
-// log-sum-exp. The wrong reading that cuts the keys with the queries'
+// block-diagonal bias the reference reads does, and the call asks for the
+// log-sum-exp when the batched one does. The wrong reading that cuts the keys with the queries'
 // offsets (vllm-omni PR 3525) is the same problem when every item has as
 // many queries as valid keys, and another one when they differ.
 TEST(AttendLaws, PackedItemsSayWhatTheirBiasSays) {
-  problem P = drawn(3, 2, 1, 4, 6, 3, 2);
-  P.causal = true;
-  P.q_start = {2, 0, 1};
-  P.k_len = {6, 3, 5};
+  problem P = three_items();
   P.left = 2;
   P.lse = true;
   const problem Q = attend_packing::packed_items(P);
   ASSERT_TRUE(Q.varlen.packed());
-  EXPECT_FALSE(Q.lse);
+  EXPECT_TRUE(Q.lse);
   EXPECT_EQ(Q.varlen.cu_q, (std::vector<long>{0, 4, 8, 12}));
   EXPECT_EQ(Q.varlen.cu_k, (std::vector<long>{0, 6, 9, 14}));
   const attend::varlen_items& V = Q.varlen;
