@@ -40,16 +40,18 @@ json mutation_row(blackbox::check_run& cx, const std::string& lib) {
   const auto failed = [](const auto& laws) {
     return std::any_of(laws.begin(), laws.end(), [](const law_result& r) { return r.verdict == verdict::failed; });
   };
+  // attend.models alone, or the ids of it that --law names (a prefix of them runs them all)
   const std::string scale_law = laws::attend_models::id;
-  const bool filtered_out =
-      !cx.only_law.empty() && std::none_of(cx.only_law.begin(), cx.only_law.end(), [&](const std::string& p) {
-        return scale_law.rfind(p, 0) == 0 || p.rfind(scale_law, 0) == 0;
-      });
+  std::vector<std::string> scale_ids;
+  for (const auto& p : cx.only_law)
+    if (p.rfind(scale_law, 0) == 0) scale_ids.push_back(p);
+    else if (scale_law.rfind(p, 0) == 0) scale_ids = {scale_law};
+  if (cx.only_law.empty()) scale_ids = {scale_law};
   if (!failed(o.laws) && cx.profile != "models" && cx.attend_presets.empty() && cx.lib.has(sandbox::op::attend) &&
-      !filtered_out) {
+      !scale_ids.empty()) {
     check_run m = cx;
     m.profile = "models";
-    if (m.only_law.empty()) m.only_law = {scale_law};
+    m.only_law = scale_ids;
     auto big = run_laws(m);
     if (failed(big.laws)) {
       run_before = o.laws.size();  // every law of the run passed on it

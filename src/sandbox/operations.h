@@ -148,8 +148,8 @@ enum buffer_index : std::size_t {
   kProblem = 0, kQ, kK, kV, kQStart, kKLen, kSink, kAlibi, kBias, kCuQ, kCuK, kOut, kLse
 };
 
-/// Item b's query and key counts: n_q and n_k, or with packed items (cu, the
-/// call's two offset arrays, empty without) the item's own.
+/// Item b's query and key counts: n_q and n_k, or with packed items (cu_q and
+/// cu_k, the call's two offset arrays, null without) the item's own.
 inline std::pair<std::int64_t, std::int64_t> item_counts(const pv_attention_problem& p, const std::int64_t* cu_q,
                                                          const std::int64_t* cu_k, std::int64_t b) {
   if (!cu_q || !cu_k) return {p.n_q, p.n_k};

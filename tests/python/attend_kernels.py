@@ -119,3 +119,14 @@ class LseWrongShape(NumpyAttend):
 
 class UnknownAttendCap(NumpyAttend):
     attend_caps = ("causal", "flash")
+
+
+class WritesCuSeqlens(NumpyAttend):
+    """Overwrites the packed items' query offsets (an input past the answer's
+    8-bit written mask: the server names it in an error)."""
+
+    def attend(self, q, k, v, p):
+        r = super().attend(q, k, v, p)
+        if p.cu_seqlens_q is not None:
+            p.cu_seqlens_q[0] = 7
+        return r

@@ -338,6 +338,9 @@ def test_attend_protocol():
     rc, out = check("attend_kernels:VarlenKeysFromQueryOffsets", "--law", "attend.packing[float32]", path=HERE,
                     cases="6", env={"POSVERIFY_SERVER_PROTOCOL": "5"})
     assert rc == 0
+    rc, out = check("attend_kernels:WritesCuSeqlens", "--law", "attend.packing[float32]", path=HERE, cases="6")
+    assert rc == 1
+    assert "the kernel modified its input cu_seqlens_q" in out
     rc, out = check("attend_kernels:NumpyAttend", path=HERE, cases="4", env={"POSVERIFY_SERVER_PROTOCOL": "3"})
     assert "attend.reference" not in out
     assert "no law could be run" in out

@@ -166,8 +166,8 @@ inline std::vector<named_variant> variants(const attend::problem& P) {
     a.lse_log2 = true;
     v.push_back({a, kLseLog2});
   }
-  // a row that reads only its first L keys, L a power of two from 16 below n_k (a score buffer or a
-  // grid sized for L keys), the largest first
+  // a row that reads only its first L keys, L a power of two from 4096 down to 16 and below the
+  // longest row's keys (a score buffer or a grid sized for L keys), the largest first
   long longest = 0;
   for (long l : P.k_len) longest = std::max(longest, std::min(l, P.n_k));
   static const std::vector<std::string> limit_names = [] {
