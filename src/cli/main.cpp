@@ -7,6 +7,7 @@
 #include "cli/options.h"
 #include "cli/verify_args.h"
 #include "budgets/budgets.h"
+#include "core/heap.h"
 
 #include <iostream>
 #include <new>
@@ -50,6 +51,7 @@ std::string usage() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  pv::tune_heap();  // for this process, its workers and the children that call a kernel
   std::vector<std::string> args(argv + 1, argv + argc);
   try {
     if (args.empty()) throw usage_error("no command given");

@@ -1,5 +1,6 @@
 #include "sandbox/batch_wire.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <exception>
@@ -16,27 +17,6 @@ void put(std::vector<unsigned char>& b, const void* p, std::size_t n) {
 template <class T>
 void put(std::vector<unsigned char>& b, T v) {
   put(b, &v, sizeof v);
-}
-
-/// Reads exactly n bytes; false at the end of the channel before any byte,
-/// exits with kExitBadBatch after some (a batch cut short).
-bool get(int fd, void* p, std::size_t n, bool at_start = false) {
-  auto* c = static_cast<unsigned char*>(p);
-  std::size_t got = 0;
-  while (got < n) {
-    const ssize_t r = ::read(fd, c + got, n - got);
-    if (r > 0) got += std::size_t(r);
-    else if (r < 0 && errno == EINTR) continue;
-    else if (r == 0 && got == 0 && at_start) return false;
-    else ::_exit(kExitBadBatch);
-  }
-  return true;
-}
-template <class T>
-T get(int fd) {
-  T v{};
-  get(fd, &v, sizeof v);
-  return v;
 }
 
 }  // namespace
@@ -70,28 +50,56 @@ std::vector<unsigned char> encode_batch(const std::vector<call>& calls, std::siz
   return b;
 }
 
-bool read_batch(int fd, std::size_t& first, std::vector<call>& calls) {
+bool batch_reader::get(void* p, std::size_t n, bool at_start) {
+  auto* c = static_cast<unsigned char*>(p);
+  std::size_t got = 0;
+  while (got < n) {
+    if (pos_ < end_) {
+      const std::size_t k = std::min(n - got, end_ - pos_);
+      std::memcpy(c + got, buf_.data() + pos_, k);
+      pos_ += k;
+      got += k;
+      continue;
+    }
+    // what is left of a large buffer goes straight to its place
+    const bool direct = n - got >= buf_.size();
+    const ssize_t r = direct ? ::read(fd_, c + got, n - got) : ::read(fd_, buf_.data(), buf_.size());
+    if (r > 0) {
+      if (direct) got += std::size_t(r);
+      else pos_ = 0, end_ = std::size_t(r);
+    } else if (r < 0 && errno == EINTR) {
+      continue;
+    } else if (r == 0 && got == 0 && at_start) {
+      return false;
+    } else {
+      ::_exit(kExitBadBatch);
+    }
+  }
+  return true;
+}
+
+bool batch_reader::next(std::size_t& first, std::vector<call>& calls) {
   std::uint32_t magic = 0;
-  if (!get(fd, &magic, sizeof magic, true)) return false;
+  if (!get(&magic, sizeof magic, true)) return false;
   if (magic != kBatchMagic) ::_exit(kExitBadBatch);
-  first = std::size_t(get<std::uint64_t>(fd));
-  const auto n = get<std::uint64_t>(fd);
+  first = std::size_t(get<std::uint64_t>());
+  const auto n = get<std::uint64_t>();
   calls.clear();
   calls.reserve(std::size_t(n));
   for (std::uint64_t i = 0; i < n; ++i) {
-    const auto kind = get<std::uint32_t>(fd), t = get<std::uint32_t>(fd);
-    const auto ns = get<std::uint32_t>(fd), ni = get<std::uint32_t>(fd);
+    const auto kind = get<std::uint32_t>(), t = get<std::uint32_t>();
+    const auto ns = get<std::uint32_t>(), ni = get<std::uint32_t>();
     std::vector<scalar> sc;
     for (std::uint32_t k = 0; k < ns; ++k) {
       scalar s(0L);
-      s.i = get<std::int64_t>(fd);
-      s.f = get<double>(fd);
+      s.i = get<std::int64_t>();
+      s.f = get<double>();
       sc.push_back(s);
     }
     std::vector<std::vector<unsigned char>> in(ni);
     for (auto& b : in) {
-      b.resize(std::size_t(get<std::uint64_t>(fd)));
-      get(fd, b.data(), b.size());
+      b.resize(std::size_t(get<std::uint64_t>()));
+      get(b.data(), b.size());
     }
     try {
       calls.emplace_back(op(kind), pv_dtype(t), std::move(sc), std::move(in));

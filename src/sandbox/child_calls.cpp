@@ -213,7 +213,8 @@ void child_serve_kept(const std::string& path, std::uint64_t memory_limit) {
   const callee f = load_callee(path, err);
   std::vector<call> calls;
   std::size_t first = 0;
-  while (read_batch(kCommandFd, first, calls)) serve(f, err, calls, 0, first, memory_limit);
+  batch_reader in(kCommandFd);
+  while (in.next(first, calls)) serve(f, err, calls, 0, first, memory_limit);
   ::_exit(0);
 }
 

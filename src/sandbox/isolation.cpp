@@ -4,6 +4,7 @@
 #include "sandbox/framing.h"
 #include "sandbox/process_adapter.h"
 
+#include "core/heap.h"
 #include "core/text.h"
 
 #include <algorithm>
@@ -63,9 +64,9 @@ std::uint64_t vm_data_bytes() {
 }
 
 /// The clean start of a child: default signal dispositions, its own process
-/// group, death with the parent, no core files, a data-size limit, and a
-/// file table of stdin/stdout on /dev/null, stderr on err_w, the results on
-/// kResultFd and nothing else.
+/// group, death with the parent, no core files, its heap tuned (core/heap.h),
+/// a data-size limit, and a file table of stdin/stdout on /dev/null, stderr
+/// on err_w, the results on kResultFd and nothing else.
 void child_setup(int res_w, int err_w, int cmd_r, const runner_options& o, std::uint64_t data_base, pid_t parent) {
   for (int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE}) ::signal(s, SIG_DFL);
   for (auto& s : g_live) s = 0;  // posverify's children are not this one's
@@ -74,10 +75,12 @@ void child_setup(int res_w, int err_w, int cmd_r, const runner_options& o, std::
   if (::getppid() != parent) ::_exit(1);  // posverify died before prctl
   rlimit no_core{0, 0};
   ::setrlimit(RLIMIT_CORE, &no_core);
+  tune_heap();
   if (o.memory_limit) {
     rlimit data{};
     ::getrlimit(RLIMIT_DATA, &data);
-    const rlim_t want = rlim_t(data_base + o.memory_limit);
+    // the heap's pad on top: address space the heap reserves, not memory used
+    const rlim_t want = rlim_t(data_base + o.memory_limit + kHeapPad);
     if (data.rlim_max == RLIM_INFINITY || want < data.rlim_max) data.rlim_cur = want;
     else data.rlim_cur = data.rlim_max;
     ::setrlimit(RLIMIT_DATA, &data);
@@ -190,30 +193,41 @@ std::string child_proc::stderr_tail(std::size_t index) {
 child_proc::rd child_proc::read_exact(void* p, std::size_t n, std::chrono::steady_clock::time_point deadline) {
   char* c = static_cast<char*>(p);
   while (n) {
+    if (ahead_at < ahead_end) {
+      const std::size_t k = std::min(n, ahead_end - ahead_at);
+      std::memcpy(c, ahead.get() + ahead_at, k);
+      ahead_at += k;
+      c += k;
+      n -= k;
+      continue;
+    }
+    if (!res_eof) {  // res is non-blocking: what is there, or EAGAIN
+      const bool direct = n >= kAhead;  // a large output goes straight to its place
+      if (!direct && !ahead) ahead.reset(new char[kAhead]);
+      const ssize_t got = ::read(res, direct ? c : ahead.get(), direct ? n : kAhead);
+      if (!direct) {
+        ahead_at = 0;
+        ahead_end = got > 0 ? std::size_t(got) : 0;
+      }
+      if (got > 0) {
+        if (direct) c += got, n -= std::size_t(got);
+        continue;
+      }
+      if (got < 0 && errno == EINTR) continue;
+      if (got == 0 || errno != EAGAIN) res_eof = true;
+    }
+    if (dead) return rd::dead;  // and nothing left to read
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
                           deadline - std::chrono::steady_clock::now()).count();
-    if (left <= 0 && !dead) return rd::timeout;
+    if (left <= 0) return rd::timeout;
     pollfd f[2];
     nfds_t k = 0;
     if (!res_eof) f[k++] = {res, POLLIN, 0};
     if (err >= 0) f[k++] = {err, POLLIN, 0};
     // a short slice: the child's death is watched by waitid, not by the
     // pipe (a grandchild may hold the pipe open)
-    const int slice = dead ? 0 : int(std::min<long long>(left, 50));
-    if (::poll(f, k, slice) < 0 && errno != EINTR) return dead ? rd::dead : rd::timeout;
+    if (::poll(f, k, int(std::min<long long>(left, 50))) < 0 && errno != EINTR) return rd::timeout;
     drain_err();
-    if (!res_eof && (f[0].revents & (POLLIN | POLLHUP | POLLERR))) {
-      ssize_t got = ::read(res, c, n);
-      if (got > 0) {
-        c += got;
-        n -= std::size_t(got);
-        continue;
-      }
-      if (got == 0) res_eof = true;
-      else if (errno == EINTR) continue;
-      else res_eof = true;
-    }
-    if (dead) return rd::dead;
     check_dead();  // when dead, the next pass reads what is left
   }
   return rd::ok;
@@ -232,6 +246,7 @@ void child_proc::finish() {
   if (res >= 0) ::close(res);
   if (err >= 0) ::close(err);
   res = err = -1;
+  ahead_at = ahead_end = 0;
 }
 
 bool spawn(child_proc& c, const runner_options& o, int cmd_r) {
@@ -262,6 +277,7 @@ bool spawn(child_proc& c, const runner_options& o, int cmd_r) {
   c.pid = pid;
   c.res = rp[0];
   c.err = ep[0];
+  ::fcntl(c.res, F_SETFL, ::fcntl(c.res, F_GETFL) | O_NONBLOCK);
   ::fcntl(c.err, F_SETFL, ::fcntl(c.err, F_GETFL) | O_NONBLOCK);
   return false;
 }

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <sys/types.h>
 
@@ -28,6 +29,11 @@ struct child_proc {
   int ws = 0;
   std::string tail;  ///< the last kTailBytes of its stderr
   bool tail_cut = false;
+  /// Results read ahead of their call: a read takes what the channel holds
+  /// (up to kAhead bytes), not one field, since results come back to back.
+  static constexpr std::size_t kAhead = std::size_t(64) << 10;
+  std::unique_ptr<char[]> ahead;  ///< kAhead bytes, allocated at the first read
+  std::size_t ahead_at = 0, ahead_end = 0;  ///< ahead[ahead_at, ahead_end) is not yet taken
 
   child_proc() = default;
   child_proc(const child_proc&) = delete;
@@ -50,8 +56,10 @@ struct child_proc {
   /// made visible ("" if none).
   std::string stderr_tail(std::size_t index = std::string::npos);
 
-  /// Reads n bytes of results before the deadline. dead: the child died
-  /// (or closed the channel and died) first.
+  /// Reads n bytes of results before the deadline: first what was read
+  /// ahead, then what the channel holds without waiting; only when it holds
+  /// nothing, a wait (poll) that also drains stderr and watches for death.
+  /// dead: the child died (or closed the channel and died) first.
   enum class rd { ok, dead, timeout };
   rd read_exact(void* p, std::size_t n, std::chrono::steady_clock::time_point deadline);
 

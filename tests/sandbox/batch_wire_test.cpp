@@ -1,12 +1,14 @@
 // The command channel of a kept child: a batch read back is the batch
-// written (operation, dtype, scalars, input bytes, the first index), the end
-// of the channel is the end of the child's work, and anything else ends the
-// child with kExitBadBatch.
+// written (operation, dtype, scalars, input bytes, the first index), also
+// when batches follow one another in the reader's chunks and when an input is
+// larger than a chunk; the end of the channel is the end of the child's work,
+// and anything else ends the child with kExitBadBatch.
 #include "sandbox/batch_wire.h"
 #include "sandbox/operations.h"
 
 #include <gtest/gtest.h>
 
+#include <thread>
 #include <unistd.h>
 
 namespace sandbox_batch_wire_test {  // this file's names: a unity build compiles several test files as one
@@ -47,7 +49,8 @@ TEST(BatchWire, ABatchReadBackIsTheBatchWrittenFromItsFirstCall) {
   ch.write(encode_batch(calls, 0));
   std::size_t first = 99;
   std::vector<call> got;
-  ASSERT_TRUE(read_batch(ch.fd[0], first, got));
+  batch_reader in(ch.fd[0]);
+  ASSERT_TRUE(in.next(first, got));
   EXPECT_EQ(first, 1u);
   ASSERT_EQ(got.size(), 2u);
   for (std::size_t i = 0; i < 2; ++i) {
@@ -61,11 +64,38 @@ TEST(BatchWire, ABatchReadBackIsTheBatchWrittenFromItsFirstCall) {
     }
     EXPECT_EQ(a.in, b.in);
   }
-  ASSERT_TRUE(read_batch(ch.fd[0], first, got));
+  ASSERT_TRUE(in.next(first, got));
   EXPECT_EQ(first, 0u);
   EXPECT_EQ(got.size(), 3u);
   ch.close_writer();
-  EXPECT_FALSE(read_batch(ch.fd[0], first, got)) << "the end of the channel ends the child's work";
+  EXPECT_FALSE(in.next(first, got)) << "the end of the channel ends the child's work";
+}
+
+TEST(BatchWire, InputsLargerThanAChunkAreReadWhole) {
+  // k and v of 300 keys by 64 float64 take 150 KiB each, more than a chunk
+  // of the reader and than a pipe holds: the writer runs beside the reader.
+  const std::vector<call> calls = {attention(3, 300, 64, 64, PV_F64), attention(1, 7, 2, 3, PV_F32),
+                                   attention(2, 300, 64, 64, PV_F64)};
+  ASSERT_GT(calls[0].in[1].size(), batch_reader::kChunk);
+  channel ch;
+  const auto bytes = encode_batch(calls, 0);
+  std::thread writer([&] {
+    ch.write(bytes);
+    ch.write(encode_batch(calls, 2));
+    ch.close_writer();
+  });
+  std::size_t first = 99;
+  std::vector<call> got;
+  batch_reader in(ch.fd[0]);
+  ASSERT_TRUE(in.next(first, got));
+  ASSERT_EQ(got.size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(got[i].in, calls[i].in) << "call " << i;
+  ASSERT_TRUE(in.next(first, got));
+  EXPECT_EQ(first, 2u);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].in, calls[2].in);
+  EXPECT_FALSE(in.next(first, got));
+  writer.join();
 }
 
 TEST(BatchWire, AnythingButABatchEndsTheChild) {
@@ -76,7 +106,8 @@ TEST(BatchWire, AnythingButABatchEndsTheChild) {
     ch.close_writer();
     std::size_t first = 0;
     std::vector<call> got;
-    read_batch(ch.fd[0], first, got);
+    batch_reader in(ch.fd[0]);
+    in.next(first, got);
     ::_exit(0);
   };
   auto garbage = b;
