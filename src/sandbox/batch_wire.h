@@ -24,7 +24,8 @@ std::vector<unsigned char> encode_batch(const std::vector<call>& calls, std::siz
 
 /// Child: the batches of one command channel. A batch arrives in one write,
 /// so the channel is read in chunks of kChunk bytes, not field by field (a
-/// system call per field made a kept child's reads 17 per call).
+/// system call per field: with the parent's reads, 143 thousand for the 8386
+/// calls of one check of plain_float).
 class batch_reader {
  public:
   static constexpr std::size_t kChunk = std::size_t(64) << 10;
