@@ -207,6 +207,8 @@ class _Plan:
             self.configs.append((buf, specs))
         # the buffers a request carries, in their order on the wire
         self.sent = [buf for buf in op.buffers if buf["role"] != "out" and buf["elem"] != "config"]
+        # the names of the inputs a kernel must not write, in the order the call lists them
+        self.input_names = [buf["name"] for buf in op.buffers if buf["role"] == "in" and buf["elem"] != "config"]
 
     def values(self, body):
         """The dtype code, the fields of a request by name (arrays as tuples)
@@ -484,8 +486,7 @@ class Server:
                 return b.dtype(code)
             return args[name] if name in args else vals[name]
         result = self.fns[op.name](*[arg(n) for n in op.python])
-        written = self._written(inputs, [buf["name"] for buf in op.buffers
-                                         if buf["role"] == "in" and buf["elem"] != "config"])
+        written = self._written(inputs, plan.input_names)
         if len(outputs) == 1:
             if result is None and outputs[0]["role"] == "inout":  # rotated in place
                 result = args[outputs[0]["name"]]

@@ -65,8 +65,11 @@ std::size_t call::bytes(const buffer& b) const {
 
 std::int64_t call::extent(const buffer& b, std::size_t axis) const {
   const char* d = b.shape.at(axis);
-  if (b.sequence && std::string_view(d) == "batch" && dim(b.sequence) != 0) return std::min<std::int64_t>(dim(d), 1);
-  return dim(d);
+  return std::string_view(d) == "batch" ? batch_extent(b.sequence, dim(d)) : dim(d);
+}
+
+std::int64_t call::batch_extent(const char* sequence, std::int64_t batch) const {
+  return sequence && dim(sequence) != 0 ? std::min<std::int64_t>(batch, 1) : batch;
 }
 
 std::size_t call::dense_bytes(const buffer& b) const {

@@ -59,6 +59,10 @@ struct call {
   /// The extent of b's axis-th dimension: its field's value, or 1 for the
   /// batch of a buffer whose items are packed in one sequence (buffer::sequence).
   std::int64_t extent(const buffer& b, std::size_t axis) const;
+  /// A tensor's count of batch items, `batch`, as this call lays it out: at
+  /// most 1 when field `sequence` (a buffer's buffer::sequence, or null) is
+  /// not 0, the items then packed in one sequence.
+  std::int64_t batch_extent(const char* sequence, std::int64_t batch) const;
   /// The input bytes of buffer k of the row (k < buffers.size(); not the out buffer).
   const std::vector<unsigned char>& input(std::size_t k) const;
   std::size_t out_bytes() const;

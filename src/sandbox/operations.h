@@ -140,7 +140,7 @@ inline constexpr const char* kSequence = "n_cu";
 template <auto S, auto N, auto H, auto L>
 std::size_t strided_elements(const call& c) {
   const pv_attention_problem p = problem_of(c);
-  return span(p.*S, c.dim(kSequence) ? std::min<std::int64_t>(p.batch, 1) : p.batch, p.*N, p.*H, p.*L);
+  return span(p.*S, c.batch_extent(kSequence, p.batch), p.*N, p.*H, p.*L);
 }
 
 /// The buffers of attend() by index (the operation's row below).
