@@ -7,9 +7,9 @@
 #include "blackbox/structured_inputs.h"
 #include "laws/attention/any_order_bound.h"
 #include "laws/attention/shapes.h"
-#include "numerics/attention.h"
 #include "core/text.h"
 #include "reference/fast/fast.h"
+#include "reference/mp_attention.h"
 
 #include <algorithm>
 #include <chrono>
@@ -338,16 +338,15 @@ attention_reference reference_attention(const double* q, const double* k, const 
     // its own arithmetic (u = 2^-p, no underflow in MPFR's exponent range)
   }
   r.mpfr = true;
-  matrix<hp> Q(n_q, d), K(n_k, d), V(n_k, d_v);
-  for (std::size_t e = 0; e < Q.a.size(); ++e) Q.a[e] = convert<hp>(q[e]);
-  for (std::size_t e = 0; e < K.a.size(); ++e) K.a[e] = convert<hp>(k[e]);
-  for (std::size_t e = 0; e < V.a.size(); ++e) V.a[e] = convert<hp>(v[e]);
-  const auto out = attention(Q, K, V);
-  r.hi.resize(out.a.size());
-  r.lo.resize(out.a.size());
-  for (std::size_t e = 0; e < out.a.size(); ++e) {
-    r.hi[e] = convert<double>(out.a[e]);
-    r.lo[e] = convert<double>(hp(out.a[e] - convert<hp>(r.hi[e])));
+  r.hi.resize(n_q * d_v);
+  r.lo.resize(n_q * d_v);
+  for (std::size_t i = 0; i < n_q; ++i) {
+    const std::vector<hp> out = ref::attention_row(q + i * d, k, v, n_k, d, d_v);
+    for (std::size_t c = 0; c < d_v; ++c) {
+      const std::size_t e = i * d_v + c;
+      r.hi[e] = convert<double>(out[c]);
+      r.lo[e] = convert<double>(hp(out[c] - convert<hp>(r.hi[e])));
+    }
   }
   const double up = std::ldexp(1.0, -int(ref::precision_bits()));
   r.bound = laws::attention_bound::any_order_binary64(q, k, v, n_q, n_k, d, d_v, up, 0, 0);
@@ -361,19 +360,14 @@ tier_agreement mpfr_sample(const attention_reference& ref, const double* q, cons
                            const std::vector<std::size_t>& rows) {
   tier_agreement t;
   if (ref.mpfr) return t;  // MPFR is the reference already
-  matrix<hp> K(n_k, d), V(n_k, d_v);
-  for (std::size_t e = 0; e < K.a.size(); ++e) K.a[e] = convert<hp>(k[e]);
-  for (std::size_t e = 0; e < V.a.size(); ++e) V.a[e] = convert<hp>(v[e]);
   const double up = std::ldexp(1.0, -int(ref::precision_bits()));
   for (std::size_t i : rows) {
     if (i >= n_q) continue;
-    matrix<hp> Q(1, d);
-    for (std::size_t l = 0; l < d; ++l) Q.a[l] = convert<hp>(q[i * d + l]);
-    const auto mp = attention(Q, K, V);
+    const std::vector<hp> mp = ref::attention_row(q + i * d, k, v, n_k, d, d_v);  // attention<hp>'s values
     const auto bmp = laws::attention_bound::any_order_binary64(q + i * d, k, v, 1, n_k, d, d_v, up, 0, 0);
     for (std::size_t c = 0; c < d_v; ++c) {
       const std::size_t e = i * d_v + c;
-      const hp diff = abs(convert<hp>(ref.hi[e]) + convert<hp>(ref.lo[e]) - mp.a[c]);
+      const hp diff = abs(convert<hp>(ref.hi[e]) + convert<hp>(ref.lo[e]) - mp[c]);
       const double tol = ref.bound[e] + bmp[c];
       // a NaN in the reference or its bound disagrees with MPFR (a NaN ratio
       // would lose every comparison and read as agreement)
