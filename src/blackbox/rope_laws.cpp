@@ -405,38 +405,40 @@ law_result law_attention_translation(const check_run& cx, const rope_cfg& rc, co
     const std::size_t n = xs[i].rows;
     const translation_look look = look_at_translation(R, xs[i]);
     matrix<hp> outs[2], bounds[2];
-    const auto exact_outputs = [&] {  // in MPFR, when the first look leaves an entry to judge
-      auto V = convert_matrix<hp>(xs[i]);
+    std::vector<bool> row_done(n, false);
+    // in MPFR, row a of both sides, when the first look leaves one of its entries to judge
+    const auto exact_row = [&](std::size_t a) {
+      if (row_done[a]) return;
+      row_done[a] = true;
+      if (outs[0].rows == 0) {
+        for (int side = 0; side < 2; ++side) outs[side] = bounds[side] = matrix<hp>(n, d);
+      }
       for (int side = 0; side < 2; ++side) {
-        matrix<hp> S(n, n), Bd(n, n);
-        for (std::size_t a = 0; a < n; ++a)
+        std::vector<hp> S(n), Bd(n);
+        for (std::size_t b = 0; b < n; ++b) {
+          hp dt, bd;
+          dot_within(R, side * n + a, side * n + b, dt, bd);
+          S[b] = dt * rs;
+          Bd[b] = bd * rs;
+        }
+        hp m = S[0], D = 0, z = 0;
+        for (std::size_t b = 0; b < n; ++b) {
+          m = hmax(m, S[b]);
+          D = hmax(D, Bd[b]);
+        }
+        std::vector<hp> p(n);
+        for (std::size_t b = 0; b < n; ++b) z += (p[b] = exp(S[b] - m));
+        hp e2 = exp(2 * D);
+        for (auto& w : p) w /= z;  // the weights (p_b / z, as each entry used to divide them)
+        for (std::size_t c = 0; c < d; ++c) {
+          hp o = 0, sv = 0;
           for (std::size_t b = 0; b < n; ++b) {
-            hp dt, bd;
-            dot_within(R, side * n + a, side * n + b, dt, bd);
-            S(a, b) = dt * rs;
-            Bd(a, b) = bd * rs;
+            const hp v = convert<hp>(xs[i](b, c));
+            o += p[b] * v;
+            sv += p[b] * abs(v);
           }
-        outs[side] = matrix<hp>(n, d);
-        bounds[side] = matrix<hp>(n, d);
-        for (std::size_t a = 0; a < n; ++a) {
-          hp m = S(a, 0), D = 0, z = 0;
-          for (std::size_t b = 0; b < n; ++b) {
-            m = hmax(m, S(a, b));
-            D = hmax(D, Bd(a, b));
-          }
-          std::vector<hp> p(n);
-          for (std::size_t b = 0; b < n; ++b) z += (p[b] = exp(S(a, b) - m));
-          hp e2 = exp(2 * D);
-          for (auto& w : p) w /= z;  // the weights (p_b / z, as each entry used to divide them)
-          for (std::size_t c = 0; c < d; ++c) {
-            hp o = 0, sv = 0;
-            for (std::size_t b = 0; b < n; ++b) {
-              o += p[b] * V(b, c);
-              sv += p[b] * abs(V(b, c));
-            }
-            outs[side](a, c) = o;
-            bounds[side](a, c) = law::kernel_entry_bound(e2, sv);
-          }
+          outs[side](a, c) = o;
+          bounds[side](a, c) = law::kernel_entry_bound(e2, sv);
         }
       }
     };
@@ -446,7 +448,7 @@ law_result law_attention_translation(const check_run& cx, const rope_cfg& rc, co
         ok = Lr.within_fast(
             ks[i], look.error_above(a, c), look.bound_below(a, c),
             [&] {
-              if (outs[0].rows == 0) exact_outputs();
+              exact_row(a);
               const auto o = law::compare_entry(outs[0](a, c), outs[1](a, c), bounds[0](a, c), bounds[1](a, c));
               return std::pair<hp, hp>(o.diff, o.bound);
             },
