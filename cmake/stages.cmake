@@ -129,9 +129,12 @@ posverify_stage(blackbox DEPS laws sandbox)
 # optimisation), not headers a batch would share. Alone, they run beside the
 # other batches on the second core instead of lengthening one batch to 54 s,
 # and touching a RoPE law recompiles its file, not the eight of its batch.
-# The RoPE laws are in four files (blackbox/rope_law_kit.h), so that a
-# rebuild after touching one compiles a part of them.
+# The attend laws are in three files (blackbox/attend_law_kit.h), the RoPE
+# laws in four (blackbox/rope_law_kit.h), so that a rebuild after touching one
+# law compiles a part of them.
 set_source_files_properties(${CMAKE_CURRENT_SOURCE_DIR}/src/blackbox/attend_laws.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/src/blackbox/attend_call_laws.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/src/blackbox/attend_twin_laws.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/src/blackbox/rope_laws.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/src/blackbox/rope_relation_laws.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/src/blackbox/rope_translation_law.cpp
