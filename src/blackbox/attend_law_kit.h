@@ -29,7 +29,6 @@
 
 namespace pv::blackbox::attend_kit {
 
-
 using laws::attend::problem;
 namespace la = laws::attend;
 using attend_calls::attend_call;
