@@ -223,6 +223,10 @@ problem draw(const check_run& cx, rng& g, int k, std::uint32_t caps, la::empty_r
   return P;
 }
 
+// instantiated once, in attend_laws.cpp, for the three files of laws
+extern template problem draw<float>(const check_run&, rng&, int, std::uint32_t, la::empty_rows, const wants&);
+extern template problem draw<double>(const check_run&, rng&, int, std::uint32_t, la::empty_rows, const wants&);
+
 /// Whether out is within the any-order bound of the exact attention of P
 /// read as variant w (a wrong reading of the problem the diagnosis names),
 /// the bound that of the variant's computation (its visible keys, logits

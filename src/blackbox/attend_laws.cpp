@@ -29,6 +29,12 @@
 #include <vector>
 
 namespace pv::blackbox {
+
+namespace attend_kit {  // draw's instances for every file of attend laws (attend_law_kit.h)
+template problem draw<float>(const check_run&, rng&, int, std::uint32_t, la::empty_rows, const wants&);
+template problem draw<double>(const check_run&, rng&, int, std::uint32_t, la::empty_rows, const wants&);
+}  // namespace attend_kit
+
 namespace {
 
 using namespace attend_kit;  // the laws' shared parts, and the laws of attend_call_laws.cpp and attend_twin_laws.cpp
