@@ -136,7 +136,7 @@ law_result law_attention_translation(const check_run& cx, const rope_cfg& rc, co
     auto R = evaluate(x2s[i], ps[i], Lr.results()[i].out);
     const std::size_t n = xs[i].rows;
     const translation_look look = look_at_translation(R, xs[i]);
-    matrix<hp> outs[2], bounds[2];
+    matrix<hp> outs[2], bounds[2], V;  // V: the case's rows in MPFR, converted once, at the first exact row
     std::vector<bool> row_done(n, false);
     // in MPFR, row a of both sides, when the first look leaves one of its entries to judge
     const auto exact_row = [&](std::size_t a) {
@@ -144,6 +144,7 @@ law_result law_attention_translation(const check_run& cx, const rope_cfg& rc, co
       row_done[a] = true;
       if (outs[0].rows == 0) {
         for (int side = 0; side < 2; ++side) outs[side] = bounds[side] = matrix<hp>(n, d);
+        V = convert_matrix<hp>(xs[i]);
       }
       for (int side = 0; side < 2; ++side) {
         std::vector<hp> S(n), Bd(n);
@@ -165,9 +166,8 @@ law_result law_attention_translation(const check_run& cx, const rope_cfg& rc, co
         for (std::size_t c = 0; c < d; ++c) {
           hp o = 0, sv = 0;
           for (std::size_t b = 0; b < n; ++b) {
-            const hp v = convert<hp>(xs[i](b, c));
-            o += p[b] * v;
-            sv += p[b] * abs(v);
+            o += p[b] * V(b, c);
+            sv += p[b] * abs(V(b, c));
           }
           outs[side](a, c) = o;
           bounds[side](a, c) = law::kernel_entry_bound(e2, sv);
