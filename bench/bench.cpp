@@ -24,6 +24,7 @@
 #include <time.h>  // clock_gettime
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -86,16 +87,31 @@ struct row {
   double cpu = 0;  ///< CPU seconds of the process during the run
 };
 
+// The median of `runs` timings of f(), wall and CPU seconds each (the
+// machine is shared: one run can land beside a neighbour's burst).
+constexpr int timing_runs = 5;
+template <class F>
+std::pair<double, double> median_time(F f, int runs = timing_runs) {
+  std::vector<double> wall, cpu;
+  for (int i = 0; i < runs; ++i) {
+    const double c0 = cpu_seconds();
+    const auto t0 = clock_type::now();
+    f();
+    wall.push_back(seconds_since(t0));
+    cpu.push_back(cpu_seconds() - c0);
+  }
+  std::sort(wall.begin(), wall.end());
+  std::sort(cpu.begin(), cpu.end());
+  return {wall[wall.size() / 2], cpu[cpu.size() / 2]};
+}
+
 template <class T>
 row time_generic(const std::string& tier, const shape& s) {
   auto in = random_inputs(s, 1);
   auto Q = to_matrix<T>(in.q, s.n_q, s.d), K = to_matrix<T>(in.k, s.n_k, s.d),
        V = to_matrix<T>(in.v, s.n_k, s.d_v);
-  const double c0 = cpu_seconds();
-  auto t0 = clock_type::now();
-  auto out = pv::attention(Q, K, V);
-  double sec = seconds_since(t0);
-  return {tier, s.str(), "one core", sec, sec * 1e9 / s.mads(), cpu_seconds() - c0};
+  const auto [sec, cpu] = median_time([&] { auto out = pv::attention(Q, K, V); });
+  return {tier, s.str(), "one core", sec, sec * 1e9 / s.mads(), cpu};
 }
 
 std::string fmt(double x, int digits = 4) {
@@ -178,21 +194,17 @@ int main(int argc, char** argv) {
   const shape fast_shape{1024, 1024, 128, 128};
   {
     auto in = random_inputs(fast_shape, 1);
-    double c0 = cpu_seconds();
-    auto t0 = clock_type::now();
-    auto r = pv::fast::attention(in.q.data(), in.k.data(), in.v.data(), fast_shape.n_q,
-                                 fast_shape.n_k, fast_shape.d, fast_shape.d_v, threads);
-    double sec = seconds_since(t0);
+    auto fast = [&](unsigned t) {
+      pv::fast::attention(in.q.data(), in.k.data(), in.v.data(), fast_shape.n_q, fast_shape.n_k,
+                          fast_shape.d, fast_shape.d_v, t);
+    };
+    const auto [sec, cpu] = median_time([&] { fast(threads); });
     rows.push_back({"fast (double-word, certified)", fast_shape.str(),
                     "all cores (" + std::to_string(threads ? threads : std::thread::hardware_concurrency()) + ")",
-                    sec, sec * 1e9 / fast_shape.mads(), cpu_seconds() - c0});
-    c0 = cpu_seconds();
-    auto t1 = clock_type::now();
-    pv::fast::attention(in.q.data(), in.k.data(), in.v.data(), fast_shape.n_q, fast_shape.n_k,
-                        fast_shape.d, fast_shape.d_v, 1);
-    double sec1 = seconds_since(t1);
+                    sec, sec * 1e9 / fast_shape.mads(), cpu});
+    const auto [sec1, cpu1] = median_time([&] { fast(1); });
     rows.push_back({"fast (double-word, certified)", fast_shape.str(), "one core", sec1,
-                    sec1 * 1e9 / fast_shape.mads(), cpu_seconds() - c0});
+                    sec1 * 1e9 / fast_shape.mads(), cpu1});
   }
   const shape mp_shape{8, 128, 64, 64};
   rows.push_back(time_generic<pv::hp>("MPFR 113 bits (pv::hp)", mp_shape));
@@ -202,16 +214,29 @@ int main(int argc, char** argv) {
   rows.push_back(time_generic<double>("plain double", shape{256, 256, 128, 128}));
   const shape py_shape{4, 64, 32, 32};
   {
-    auto r = run(python + " " + POSVERIFY_SOURCE_DIR "/bench/mpmath_attention.py " +
-                 std::to_string(py_shape.n_q) + " " + std::to_string(py_shape.n_k) + " " +
-                 std::to_string(py_shape.d) + " " + std::to_string(py_shape.d_v) + " 113 2>&1");
-    double ns = 0, sec = 0, mads = 0, cpu_ns = 0;
-    if (r.status == 0 && std::sscanf(r.out.c_str(), "%lf %lf %lf %lf", &ns, &sec, &mads, &cpu_ns) == 4)
-      rows.push_back({"mpmath 113 bits (" + python + ")", py_shape.str(), "one core", sec, ns,
-                      cpu_ns * mads * 1e-9});
-    else
+    // the script times itself (interpreter start-up excluded); the median
+    // of three runs by CPU ns per multiply-add
+    std::vector<std::array<double, 4>> runs;
+    std::string failure;
+    for (int i = 0; i < 3 && failure.empty(); ++i) {
+      auto r = run(python + " " + POSVERIFY_SOURCE_DIR "/bench/mpmath_attention.py " +
+                   std::to_string(py_shape.n_q) + " " + std::to_string(py_shape.n_k) + " " +
+                   std::to_string(py_shape.d) + " " + std::to_string(py_shape.d_v) + " 113 2>&1");
+      std::array<double, 4> f{};  // ns, seconds, multiply-adds, CPU ns
+      if (r.status == 0 && std::sscanf(r.out.c_str(), "%lf %lf %lf %lf", &f[0], &f[1], &f[2], &f[3]) == 4)
+        runs.push_back(f);
+      else
+        failure = r.out.substr(0, 120);
+    }
+    if (failure.empty()) {
+      std::sort(runs.begin(), runs.end(), [](const auto& a, const auto& b) { return a[3] < b[3]; });
+      const auto& f = runs[runs.size() / 2];
+      rows.push_back({"mpmath 113 bits (" + python + ")", py_shape.str(), "one core", f[1], f[0],
+                      f[3] * f[2] * 1e-9});
+    } else {
       rows.push_back({"mpmath 113 bits (" + python + ")", py_shape.str(),
-                      "not available: " + r.out.substr(0, 120), 0, 0});
+                      "not available: " + failure, 0, 0});
+    }
   }
   // Ratios from CPU time per multiply-add (the machine may be shared, which
   // wall-clock would charge to whichever tier ran while the neighbours did).
@@ -234,7 +259,8 @@ int main(int argc, char** argv) {
      << "Written by `build/posverify_bench` (bench/bench.cpp) on this machine ("
      << std::thread::hardware_concurrency()
      << " hardware threads, load average " << load_at_start
-     << " when it started). Timings are wall-clock of one run, random inputs in [-1, 1]; "
+     << " when it started). Timings of the tiers are the median of " << timing_runs
+     << " runs (mpmath: of 3; the FLUX head: one run), random inputs in [-1, 1]; "
         "a multiply-add is one of the n_q n_k (d + d_v) of an attention.\n\n";
 
   // FLUX head.
@@ -258,8 +284,8 @@ int main(int argc, char** argv) {
     std::sort(rel_out.begin(), rel_out.end());
     flux_rel_out_max = rel_out.back();
     flux_rel_out_med = rel_out[rel_out.size() / 2];
-    flux_time_ok = flux_sec <= 5.0;
-    flux_cpu_ok = flux_cpu / 2 <= 5.0;
+    flux_time_ok = flux_sec <= 1.0;
+    flux_cpu_ok = flux_cpu / 2 <= 1.0;
     flux_err_ok = flux_rel <= 0x1p-80;
     rows.push_back({"fast, FLUX head", fx.str(), "all cores", flux_sec, flux_sec * 1e9 / fx.mads(),
                     flux_cpu});
@@ -279,9 +305,9 @@ int main(int argc, char** argv) {
     }
   }
   if (!skip_flux) {
-    md << "| FLUX head (4608 x 4608 x 128) reference <= 5 s | " << fmt(flux_sec, 3) << " s | "
+    md << "| FLUX head (4608 x 4608 x 128) reference on 2 cores <= 1 s | " << fmt(flux_sec, 3) << " s | "
        << (flux_time_ok ? "yes" : "**no**") << " |\n";
-    md << "| the same with 2 uncontended cores: CPU seconds / 2 <= 5 s | " << fmt(flux_cpu, 3)
+    md << "| the same with 2 uncontended cores: CPU seconds / 2 <= 1 s | " << fmt(flux_cpu, 3)
        << " CPU s / 2 = " << fmt(flux_cpu / 2, 3) << " s | " << (flux_cpu_ok ? "yes" : "**no**")
        << " |\n";
     md << "| its certified relative error <= 2^-80 (bound / sum_j w_j abs(v_jc), worst entry) | 2^"
@@ -291,15 +317,17 @@ int main(int argc, char** argv) {
     md << "| fast >= " << fmt(target) << "x " << what << " | " << fmt(other / fast, 3) << "x | "
        << (other / fast >= target ? "yes" : "**no**") << " |\n";
   };
-  ratio_row("MPFR (113 bits) per multiply-add, CPU time, one core each", mp113, fast1_ns, 100);
+  md << "| fast tier <= 0.3 ns per multiply-add, CPU time, one core | " << fmt(fast1_ns, 3)
+     << " ns | " << (fast1_ns > 0 && fast1_ns <= 0.3 ? "yes" : "**no**") << " |\n";
+  ratio_row("MPFR (113 bits) per multiply-add, CPU time, one core each", mp113, fast1_ns, 250);
   ratio_row("MPFR (113 bits) per multiply-add, fast tier on all " + fmt(cores) + " cores", mp113,
-            fast_all_ns, 100);
+            fast_all_ns, 250);
   if (mpm > 0) {
-    ratio_row("mpmath per multiply-add, CPU time, one core each", mpm, fast1_ns, 1000);
+    ratio_row("mpmath per multiply-add, CPU time, one core each", mpm, fast1_ns, 2000);
     ratio_row("mpmath per multiply-add, fast tier on all " + fmt(cores) + " cores", mpm, fast_all_ns,
-              1000);
+              2000);
   } else {
-    md << "| fast >= 1000x mpmath per multiply-add | mpmath not available | not measured |\n";
+    md << "| fast >= 2000x mpmath per multiply-add | mpmath not available | not measured |\n";
   }
 
   if (!skip_check) {

@@ -68,6 +68,7 @@ struct constants {
   // exp: L = ln 2 / 256 = L1 + L2 + L3, L1 with 35 bits (k L1 exact for |k| < 2^18)
   double inv_l, l1, l2, l3;
   dd table[exp_table_size];
+  double table_hi[exp_table_size], table_lo[exp_table_size];  // the same, split (gathers)
   dd exp_coef[exp_degree + 1];  // 1/k!
   // trig: pi/2 = P1 + P2 + P3 + P4, P1 with 32 bits (k P1 exact for |k| < 2^21)
   double two_over_pi, p1, p2, p3, p4;
@@ -84,6 +85,7 @@ struct constants {
       mpfr_div_ui(t.x, t.x, exp_table_size, MPFR_RNDN);
       mpfr_exp2(t.x, t.x, MPFR_RNDN);
       table[j] = dd_of(t.x);
+      table_hi[j] = table[j].hi, table_lo[j] = table[j].lo;
     }
     mpfr_set_ui(c.x, 1, MPFR_RNDN);  // running 1/k!
     for (int k = 0; k <= exp_degree; ++k) {
@@ -178,28 +180,57 @@ constexpr double underflow_per_term = 0x1p-1072;
 
 // ---- Section 2: exp ------------------------------------------------------
 
-dd exp_dd(dd t) {
-  const auto& c = K();
-  if (!(std::fabs(t.hi) <= 600)) throw std::domain_error("exp_dd: |t| > 600");
+namespace {
+// The range reduction and polynomial of exp_dd on t (|t.hi| <= 600 checked by
+// the caller), written without branches so that a loop over many t
+// vectorises (exp_many); `reduced` returns |r.hi|, which must be <= 0.6 / inv_l.
+inline dd exp_core(const constants& c, dd t, double& reduced) {
   const double k = std::nearbyint(t.hi * c.inv_l);
   dd r = add(dd{t.hi - k * c.l1, 0}, t.lo);  // t.hi - k L1 is exact (Sterbenz)
   double p, e;
   two_prod(k, c.l2, p, e);
   r = add(r, dd{-p, -e});
   r = add(r, -(k * c.l3));
-  if (!(std::fabs(r.hi) <= 0.6 / c.inv_l)) throw std::logic_error("exp_dd: reduction failed");
+  reduced = std::fabs(r.hi);
   // Terms 6..10 (each below 2^-64) in binary64 on r.hi: their error is
   // below 2^-110 absolute; terms 0..5 by Horner in double-word.
   double tail = c.exp_coef[exp_degree].hi;
+#pragma GCC unroll 16
   for (int i = exp_degree - 1; i > exp_dd_degree; --i) tail = tail * r.hi + c.exp_coef[i].hi;
   dd poly = add(mul(dd{tail, 0}, r), c.exp_coef[exp_dd_degree]);
+#pragma GCC unroll 16
   for (int i = exp_dd_degree - 1; i >= 0; --i) poly = add(mul(poly, r), c.exp_coef[i]);
-  const long ki = static_cast<long>(k);
-  const long j = ((ki % exp_table_size) + exp_table_size) % exp_table_size;
-  const long m = (ki - j) / exp_table_size;  // in [-866, 866]: 2^m is normal
+  const std::int64_t ki = static_cast<std::int64_t>(k);
+  const std::int64_t j = ki & (exp_table_size - 1);  // ki mod 256, in [0, 256)
+  const std::int64_t m = (ki - j) / exp_table_size;  // in [-866, 866]: 2^m is normal
   const double two_m = std::bit_cast<double>(static_cast<std::uint64_t>(1023 + m) << 52);
-  dd z = mul(c.table[j], poly);
+  dd z = mul(dd{c.table_hi[j], c.table_lo[j]}, poly);
   return {z.hi * two_m, z.lo * two_m};  // exact: both stay normal
+}
+}  // namespace
+
+dd exp_dd(dd t) {
+  const auto& c = K();
+  if (!(std::fabs(t.hi) <= 600)) throw std::domain_error("exp_dd: |t| > 600");
+  double reduced;
+  const dd z = exp_core(c, t, reduced);
+  if (!(reduced <= 0.6 / c.inv_l)) throw std::logic_error("exp_dd: reduction failed");
+  return z;
+}
+
+void exp_many(const dd* t, dd* out, std::size_t n) {
+  const auto& c = K();
+  for (std::size_t i = 0; i < n; ++i)
+    if (!(std::fabs(t[i].hi) <= 600)) throw std::domain_error("exp_dd: |t| > 600");
+  const double limit = 0.6 / c.inv_l;
+  int failed = 0;
+#pragma omp simd reduction(| : failed)
+  for (std::size_t i = 0; i < n; ++i) {
+    double reduced;
+    out[i] = exp_core(c, t[i], reduced);
+    failed |= !(reduced <= limit);
+  }
+  if (failed) throw std::logic_error("exp_dd: reduction failed");
 }
 
 // ---- Section 3: sin and cos ----------------------------------------------
@@ -240,14 +271,21 @@ hp to_hp(dd x) { return hp(x.hi) + hp(x.lo); }
 namespace {
 constexpr std::size_t lanes = 16;  // keys per block of the score kernel
 
+// x + y as fma(x, 1, y): the same correctly rounded sum, bit for bit (sign
+// of zero, infinities and NaN included), issued to the multiply-add units.
+// The kernels below are bound by additions, and x86 cores of the Zen family
+// run additions on two pipes and multiply-adds on two others; this moves
+// the sums off the TwoSum chain to the idle pair.
+inline double add_on_fma(double x, double y) { return std::fma(x, 1.0, y); }
+
 // One term of Dot2: S += p by TwoSum, its exact error q and the product's
 // error `err` go to C, |q| + |err| to E (the bound's magnitude).
 inline void dot2_step(double& S, double& C, double& E, double p, double err) {
   double s, q;
   two_sum(S, p, s, q);
   S = s;
-  C += q + err;
-  E += std::fabs(q) + std::fabs(err);
+  C = add_on_fma(C, add_on_fma(q, err));
+  E = add_on_fma(E, add_on_fma(std::fabs(q), std::fabs(err)));
 }
 
 // Scores of one query against one block of `lanes` keys (kb: d x lanes,
@@ -271,31 +309,82 @@ void score_block(const double* q, const double* kb, std::size_t d, double* S, do
   for (std::size_t l = 0; l < lanes; ++l) S[l] = s_[l], C[l] = c_[l], E[l] = e_[l];
 }
 
+// One term e_j v_jc of N_c (below): the product's error and el v in `err`.
+inline void weighted_step(double eh, double el, double v, double abs_v, double& S, double& C,
+                          double& E, double& M) {
+  double p, pe;
+  two_prod(eh, v, p, pe);
+  dot2_step(S, C, E, p, std::fma(el, v, pe));
+  M = std::fma(eh, abs_v, M);
+}
+
 // N_c += sum_j e_j v_jc over one query row, every column at once: the same
 // Dot2 with the double-word weight e = eh + el (t = el v + pe, one rounding),
-// and M_c = sum_j eh |v_jc| for the magnitude.
-void weighted_rows(const dd* e, const double* v, std::size_t n_k, std::size_t d_v, double* S,
-                   double* C, double* E, double* M) {
-  for (std::size_t j = 0; j < n_k; ++j) {
-    const double eh = e[j].hi, el = e[j].lo;
-    if (eh == 0) continue;
-    const double* vr = v + j * d_v;
+// and M_c = sum_j eh |v_jc| for the magnitude (abs_v: |v|, entry by entry).
+// Keys of weight zero are skipped; the others are taken eight at a time, in
+// the order of j, so each column's sums see the same terms in the same order
+// as one key at a time while S, C, E and M stay in registers across eight.
+// `live`: scratch of n_k entries.
+void weighted_rows(const dd* e, const double* v, const double* abs_v, std::size_t n_k,
+                   std::size_t d_v, double* S, double* C, double* E, double* M,
+                   std::size_t* live) {
+  std::size_t n = 0;
+  for (std::size_t j = 0; j < n_k; ++j)
+    if (e[j].hi != 0) live[n++] = j;
+  // eight keys at a time: the column's four sums are loaded and stored once
+  // per eight terms
+  constexpr std::size_t B = 8;
+  std::size_t t = 0;
+  for (; t + B <= n; t += B) {
+    double h[B], l[B];
+    const double *vr[B], *ar[B];
+    for (std::size_t k = 0; k < B; ++k) {
+      const std::size_t j = live[t + k];
+      h[k] = e[j].hi, l[k] = e[j].lo, vr[k] = v + j * d_v, ar[k] = abs_v + j * d_v;
+    }
 #pragma omp simd
     for (std::size_t c = 0; c < d_v; ++c) {
-      double p, pe;
-      two_prod(eh, vr[c], p, pe);
-      dot2_step(S[c], C[c], E[c], p, std::fma(el, vr[c], pe));
-      M[c] = std::fma(eh, std::fabs(vr[c]), M[c]);
+      double s = S[c], cc = C[c], ee = E[c], m = M[c];
+#pragma GCC unroll 8
+      for (std::size_t k = 0; k < B; ++k) weighted_step(h[k], l[k], vr[k][c], ar[k][c], s, cc, ee, m);
+      S[c] = s, C[c] = cc, E[c] = ee, M[c] = m;
     }
+  }
+  for (; t < n; ++t) {
+    const std::size_t j = live[t];
+    const double* vr = v + j * d_v;
+    const double* ar = abs_v + j * d_v;
+#pragma omp simd
+    for (std::size_t c = 0; c < d_v; ++c)
+      weighted_step(e[j].hi, e[j].lo, vr[c], ar[c], S[c], C[c], E[c], M[c]);
   }
 }
 #pragma GCC pop_options
 
-// |Dot2 (S, C, E) of n terms - exact| (docs section 4.1).
-double dot2_error(double E, std::size_t n) {
-  const double g = gamma_n(2.0 * static_cast<double>(n) + 1);
-  return (g * E / (1 - g)) * bound_slack + static_cast<double>(n) * underflow_per_term;
-}
+// |Dot2 (S, C, E) of n terms - exact| (docs section 4.1): g E / (1 - g) with
+// g = gamma_{2n+1}, times the slack, plus n underflows. The n-dependent
+// parts are computed once per n.
+struct dot2_bound {
+  double g, one_minus_g, underflow;
+  explicit dot2_bound(std::size_t n)
+      : g(gamma_n(2.0 * static_cast<double>(n) + 1)), one_minus_g(1 - g),
+        underflow(static_cast<double>(n) * underflow_per_term) {}
+  double operator()(double E) const { return (g * E / one_minus_g) * bound_slack + underflow; }
+};
+
+// A worker's buffers for one query row, reused from row to row.
+struct row_buffers {
+  std::vector<double> S, C, E, delta;
+  std::vector<dd> score, t, e;
+  std::vector<unsigned char> kept;
+  std::vector<std::size_t> live;
+  void size_for(std::size_t n_k, std::size_t padded) {
+    if (S.size() < padded) S.resize(padded), C.resize(padded), E.resize(padded);
+    if (score.size() < n_k)
+      delta.resize(n_k), score.resize(n_k), t.resize(n_k), e.resize(n_k), kept.resize(n_k),
+          live.resize(n_k);
+  }
+};
 }  // namespace
 
 result attention(const double* q, const double* k, const double* v, std::size_t n_q,
@@ -328,24 +417,32 @@ result attention(const double* q, const double* k, const double* v, std::size_t 
   r.relative.resize(n_q * d_v);
   std::atomic<bool> too_large{false};
 
+  std::vector<double> abs_v(n_k * d_v);
+  for (std::size_t x = 0; x < n_k * d_v; ++x) abs_v[x] = std::fabs(v[x]);
+  const dot2_bound score_error(d), sum_error(n_k);
+  const double isd_up = isd.hi * (1 + 0x1p-50);
+
   parallel_rows(n_q, thread_count(threads, n_q), [&](std::size_t i) {
-    std::vector<dd> score(n_k);
-    std::vector<double> delta(n_k);
-    double S[lanes], C[lanes], E[lanes];
-    for (std::size_t b = 0; b < blocks; ++b) {
-      score_block(q + i * d, kb.data() + b * d * lanes, d, S, C, E);
-      for (std::size_t l = 0; l < lanes && b * lanes + l < n_k; ++l) {
-        const std::size_t j = b * lanes + l;
-        dd dot;
-        two_sum(S[l], C[l], dot.hi, dot.lo);
-        score[j] = mul(dot, isd);
-        // section 4.2: Dot2 error scaled, plus isd's rounding and the product
-        delta[j] = (isd.hi * (1 + 0x1p-50) * dot2_error(E[l], d) +
-                    (mul_dw_dw_err + 1.01) * u2 * std::fabs(score[j].hi) * (1 + 0x1p-50)) *
-                   bound_slack;
-        if (!(std::fabs(score[j].hi) <= 0x1p900)) too_large = true;
-      }
+    thread_local row_buffers buf;
+    buf.size_for(n_k, blocks * lanes);
+    double *S = buf.S.data(), *C = buf.C.data(), *E = buf.E.data(), *delta = buf.delta.data();
+    dd* score = buf.score.data();
+    for (std::size_t b = 0; b < blocks; ++b)
+      score_block(q + i * d, kb.data() + b * d * lanes, d, S + b * lanes, C + b * lanes,
+                  E + b * lanes);
+    int huge = 0;
+#pragma omp simd reduction(| : huge)
+    for (std::size_t j = 0; j < n_k; ++j) {
+      dd dot;
+      two_sum(S[j], C[j], dot.hi, dot.lo);
+      score[j] = mul(dot, isd);
+      // section 4.2: Dot2 error scaled, plus isd's rounding and the product
+      delta[j] = (isd_up * score_error(E[j]) +
+                  (mul_dw_dw_err + 1.01) * u2 * std::fabs(score[j].hi) * (1 + 0x1p-50)) *
+                 bound_slack;
+      huge |= !(std::fabs(score[j].hi) <= 0x1p900);
     }
+    if (huge) too_large = true;
     if (too_large) return;
     // m: the largest score as a double-word (not its high part alone: above
     // 2^53 the low part exceeds 1, and t = s - m_hi could pass 600 or more,
@@ -353,20 +450,24 @@ result attention(const double* q, const double* k, const double* v, std::size_t 
     dd m = score[0];
     for (std::size_t j = 1; j < n_k; ++j)
       if (score[j].hi > m.hi || (score[j].hi == m.hi && score[j].lo > m.lo)) m = score[j];
-    std::vector<dd> e(n_k);
+    dd *t = buf.t.data(), *e = buf.e.data();
+    unsigned char* kept = buf.kept.data();
     double delta_max = 0;
     std::size_t dropped = 0;
+    const dd minus_m = neg(m);
+#pragma omp simd reduction(max : delta_max) reduction(+ : dropped)
     for (std::size_t j = 0; j < n_k; ++j) {
-      dd t = add(score[j], neg(m));
-      if (t.hi < -600) {  // e^t < e^-599: dropped, section 4.3
-        e[j] = dd{0, 0};
-        ++dropped;
-        continue;
-      }
-      delta_max = std::max(delta_max, (delta[j] + add_dw_dw_err * u2 * std::fabs(t.hi) * 1.01) *
-                                          bound_slack);
-      e[j] = exp_dd(t);
+      const dd tj = add(score[j], minus_m);
+      const bool keep = !(tj.hi < -600);  // e^t < e^-599: dropped, section 4.3
+      kept[j] = keep;
+      dropped += !keep;
+      const double dj = (delta[j] + add_dw_dw_err * u2 * std::fabs(tj.hi) * 1.01) * bound_slack;
+      delta_max = std::max(delta_max, keep ? dj : 0.0);
+      t[j] = keep ? tj : dd{0, 0};
     }
+    exp_many(t, e, n_k);
+    for (std::size_t j = 0; j < n_k; ++j)
+      if (!kept[j]) e[j] = dd{0, 0};
     if (!(delta_max < 0x1p-20)) {  // the bound below assumes tiny score errors
       too_large = true;
       return;
@@ -378,16 +479,17 @@ result attention(const double* q, const double* k, const double* v, std::size_t 
     for (std::size_t j = 0; j < n_k; ++j) dot2_step(zS, zC, zE, e[j].hi, e[j].lo);
     dd Z;
     two_sum(zS, zC, Z.hi, Z.lo);
-    const double err_z = dot2_error(zE, n_k);
+    const double err_z = sum_error(zE);
     const double z_low = (Z.hi - std::fabs(Z.lo) - err_z) * (1 - 2 * u);
     std::vector<double> nS(d_v, 0.0), nC(d_v, 0.0), nE(d_v, 0.0), nM(d_v, 0.0);
-    weighted_rows(e.data(), v, n_k, d_v, nS.data(), nC.data(), nE.data(), nM.data());
+    weighted_rows(e, v, abs_v.data(), n_k, d_v, nS.data(), nC.data(), nE.data(), nM.data(),
+                  buf.live.data());
     const double gm = gamma_n(static_cast<double>(n_k) + 1);
     const double weight_term = 2 * eta * (1 + eta) / ((1 - eta) * (1 - eta));
     for (std::size_t c = 0; c < d_v; ++c) {
       dd N;
       two_sum(nS[c], nC[c], N.hi, N.lo);
-      const double err_n = dot2_error(nE[c], n_k);
+      const double err_n = sum_error(nE[c]);
       const double m_up = (nM[c] * (1 + 2 * u) / (1 - gm) + n_k * underflow_per_term);
       const double a = m_up / z_low * (1 + 2 * u);  // >= sum_j e_j |v_jc| / sum_j e_j
       double b = weight_term * a + (err_n + a * err_z) / z_low * (1 + 2 * u) +

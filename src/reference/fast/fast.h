@@ -28,6 +28,9 @@ inline constexpr double max_angle = 0x1p21;
 
 /// exp(t) to relative error exp_err u^2 for -600 <= t.hi <= 600.
 dd exp_dd(dd t);
+/// out[i] = exp_dd(t[i]) for i < n, the same values bit for bit, vectorised
+/// (the attention's weights); throws as exp_dd would on any t[i].
+void exp_many(const dd* t, dd* out, std::size_t n);
 /// sin(a) and cos(a) to absolute error trig_err u^2 (plus the error already
 /// in a), |a.hi| < max_angle.
 void sincos_dd(dd a, dd& s, dd& c);

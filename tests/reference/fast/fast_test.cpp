@@ -11,7 +11,9 @@
 #include <gtest/gtest.h>
 #include <mpfr.h>
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <random>
 #include <string>
 
@@ -190,6 +192,32 @@ TEST_F(FastTier, ExpWithinItsStatedRelativeError) {
   EXPECT_GT(worst, 0);  // the comparison sees the last bits
   std::printf("exp: worst relative error 2^%.2f (stated 2^%.2f)\n", std::log2(worst),
               std::log2(exp_err * u2));
+}
+
+// The attention's vectorised exponential gives exp_dd's values bit for bit
+// (same operations per lane), over the whole range, ties of the reduction
+// (k L exactly) and lengths that leave a remainder past the vector width;
+// out of range it throws as exp_dd does.
+TEST_F(FastTier, ExpManyEqualsExpDdBitForBit) {
+  std::mt19937_64 g(5);
+  std::uniform_real_distribution<double> t(-600, 600), lo(-1, 1);
+  for (std::size_t n : {std::size_t(1), std::size_t(7), std::size_t(8), std::size_t(61), std::size_t(1000)}) {
+    std::vector<dd> x(n), got(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      double th = i % 5 == 0 ? std::ldexp(std::nearbyint(t(g)), -8) * 0.6931471805599453 : t(g);
+      if (i % 7 == 3) th = -0.0;
+      two_sum(th, lo(g) * 0x1p-54 * std::fabs(th), x[i].hi, x[i].lo);
+    }
+    exp_many(x.data(), got.data(), n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const dd want = exp_dd(x[i]);
+      EXPECT_EQ(std::bit_cast<std::uint64_t>(got[i].hi), std::bit_cast<std::uint64_t>(want.hi)) << "n " << n << " i " << i;
+      EXPECT_EQ(std::bit_cast<std::uint64_t>(got[i].lo), std::bit_cast<std::uint64_t>(want.lo)) << "n " << n << " i " << i;
+    }
+  }
+  std::vector<dd> bad{{1, 0}, {-601, 0}, {2, 0}}, out(3);
+  EXPECT_THROW(exp_many(bad.data(), out.data(), bad.size()), std::domain_error);
+  EXPECT_THROW(exp_dd(bad[1]), std::domain_error);
 }
 
 TEST_F(FastTier, SinCosWithinTheirStatedAbsoluteError) {
