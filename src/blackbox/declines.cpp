@@ -18,24 +18,24 @@ std::vector<std::pair<sandbox::op, probe_fn>>& probes() {
 
 /// float32 bytes -> 16-bit values of dtype t (rounded to nearest even), and back.
 std::vector<unsigned char> narrow(const std::vector<unsigned char>& b, pv_dtype t) {
+  const std::size_t n = b.size() / 4;
+  std::vector<float> f(n);
+  std::vector<std::uint16_t> h(n);
+  if (n) std::memcpy(f.data(), b.data(), n * 4);
+  sandbox::to_16bit(t, f.data(), h.data(), n);
   std::vector<unsigned char> r(b.size() / 2);
-  for (std::size_t i = 0; i + 4 <= b.size(); i += 4) {
-    float f;
-    std::memcpy(&f, b.data() + i, 4);
-    const std::uint16_t h = sandbox::to_16bit(t, f);
-    std::memcpy(r.data() + i / 2, &h, 2);
-  }
+  if (n) std::memcpy(r.data(), h.data(), n * 2);
   return r;
 }
 
 std::vector<unsigned char> widen(const std::vector<unsigned char>& b, pv_dtype t) {
+  const std::size_t n = b.size() / 2;
+  std::vector<std::uint16_t> h(n);
+  std::vector<float> f(n);
+  if (n) std::memcpy(h.data(), b.data(), n * 2);
+  sandbox::from_16bit(t, h.data(), f.data(), n);
   std::vector<unsigned char> r(b.size() * 2);
-  for (std::size_t i = 0; i + 2 <= b.size(); i += 2) {
-    std::uint16_t h;
-    std::memcpy(&h, b.data() + i, 2);
-    const float f = static_cast<float>(sandbox::from_16bit(t, h));
-    std::memcpy(r.data() + 2 * i, &f, 4);
-  }
+  if (n) std::memcpy(r.data(), f.data(), n * 4);
   return r;
 }
 

@@ -38,7 +38,17 @@ inline const char* dtype_name(pv_dtype t) {
 
 /// A 16-bit value of dtype t (PV_F16 or PV_BF16) as a double, and a float
 /// rounded to nearest (ties to even) into that format.
+/// (binary16 by the F16C instructions where the CPU has them, else by the
+/// compiler's _Float16: the same values bit for bit.)
 double from_16bit(pv_dtype t, std::uint16_t b);
 std::uint16_t to_16bit(pv_dtype t, float x);
+/// The same for n values at once: out[i] = to_16bit(t, x[i]), and
+/// out[i] = float(from_16bit(t, b[i])) (exact: every 16-bit value is a float).
+void to_16bit(pv_dtype t, const float* x, std::uint16_t* out, std::size_t n);
+void from_16bit(pv_dtype t, const std::uint16_t* b, float* out, std::size_t n);
+/// The conversions without F16C, whatever the CPU (for the test that compares
+/// the two paths).
+std::uint16_t to_16bit_without_f16c(pv_dtype t, float x);
+double from_16bit_without_f16c(pv_dtype t, std::uint16_t b);
 
 }  // namespace pv::sandbox
