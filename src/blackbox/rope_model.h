@@ -419,17 +419,25 @@ inline void ladder_roundings(const rope_layout<hp>& L, const pv_rope_config& c, 
 /// The rotation-law tolerance t' of one row (see the file comment).
 template <class T>
 std::vector<hp> rotation_tolerance(const kernel_speeds& ks, const double* pos, const T* x, const rope_units& u) {
-  const std::size_t d = ks.partner.size();
+  const std::size_t d = ks.partner.size(), axes = ks.w.size();
   std::vector<hp> t(d, hp(0));
   const hp e_rot = rotation_rounding(u) + (ks.scale == 1 ? hp(0) : hp(4 * u.op)), floor = rotation_floor(u);
+  // the same operations on the same values as component by component, with
+  // what does not depend on the component computed once per row: |m_a|, 8u,
+  // and eps_m/(1 - eps_m) while n stays the same
+  const hp u8 = 8 * u.op;
+  std::vector<hp> abs_pos(axes);
+  for (std::size_t a = 0; a < axes; ++a) abs_pos[a] = abs(convert<hp>(pos[a]));
+  std::size_t n_last = 0;
+  hp eps;
   for (std::size_t c = 0; c < d; ++c) {
     hp ang = 0;
     // the measured angle carries cos/sin roundings (a few u): add 8u to each speed
-    for (std::size_t a = 0; a < ks.w.size(); ++a)
-      ang += abs(convert<hp>(pos[a])) * (convert<hp>(ks.w[a][c]) + 8 * u.op);
+    for (std::size_t a = 0; a < axes; ++a) ang += abs_pos[a] * (convert<hp>(ks.w[a][c]) + u8);
     const hp r = abs(convert<hp>(x[c])) + abs(convert<hp>(x[ks.partner[c]]));
     const std::size_t n = c < ks.roundings.size() ? ks.roundings[c] : 1;
-    t[c] = ks.scale * r * (angle_position_error(n, u.angle) * ang + e_rot) + floor;
+    if (n != n_last || c == 0) eps = angle_position_error(n, u.angle), n_last = n;
+    t[c] = ks.scale * r * (eps * ang + e_rot) + floor;
   }
   return t;
 }
