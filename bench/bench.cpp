@@ -22,6 +22,7 @@
 
 #include "numerics/attention.h"
 #include "core/files.h"
+#include "core/heap.h"
 
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -195,6 +196,10 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  // malloc tuned as in every posverify process (src/cli/main.cpp), which is
+  // where the fast tier runs: freed blocks are kept, not given back and
+  // faulted in again at the next call
+  pv::tune_heap();
   pv::ref::set_precision_bits(113);
   const std::string load_at_start = load_average();
 

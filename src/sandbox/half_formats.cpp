@@ -71,7 +71,10 @@ __attribute__((target("avx,f16c"))) void f16c_widen(const std::uint16_t* in, flo
 }
 
 bool have_f16c() {
-  static const bool yes = __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
+  static const bool yes = [] {
+    __builtin_cpu_init();  // in case a static initialiser gets here before libgcc's own
+    return __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
+  }();
   return yes;
 }
 #endif
