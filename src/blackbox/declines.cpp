@@ -18,24 +18,14 @@ std::vector<std::pair<sandbox::op, probe_fn>>& probes() {
 
 /// float32 bytes -> 16-bit values of dtype t (rounded to nearest even), and back.
 std::vector<unsigned char> narrow(const std::vector<unsigned char>& b, pv_dtype t) {
-  const std::size_t n = b.size() / 4;
-  std::vector<float> f(n);
-  std::vector<std::uint16_t> h(n);
-  if (n) std::memcpy(f.data(), b.data(), n * 4);
-  sandbox::to_16bit(t, f.data(), h.data(), n);
   std::vector<unsigned char> r(b.size() / 2);
-  if (n) std::memcpy(r.data(), h.data(), n * 2);
+  sandbox::to_16bit(t, b.data(), r.data(), b.size() / 4);
   return r;
 }
 
 std::vector<unsigned char> widen(const std::vector<unsigned char>& b, pv_dtype t) {
-  const std::size_t n = b.size() / 2;
-  std::vector<std::uint16_t> h(n);
-  std::vector<float> f(n);
-  if (n) std::memcpy(h.data(), b.data(), n * 2);
-  sandbox::from_16bit(t, h.data(), f.data(), n);
   std::vector<unsigned char> r(b.size() * 2);
-  if (n) std::memcpy(r.data(), f.data(), n * 4);
+  sandbox::from_16bit(t, b.data(), r.data(), b.size() / 2);
   return r;
 }
 

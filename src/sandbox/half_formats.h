@@ -42,12 +42,14 @@ inline const char* dtype_name(pv_dtype t) {
 /// compiler's _Float16: the same values bit for bit.)
 double from_16bit(pv_dtype t, std::uint16_t b);
 std::uint16_t to_16bit(pv_dtype t, float x);
-/// The same for n values at once: out[i] = to_16bit(t, x[i]), and
-/// out[i] = float(from_16bit(t, b[i])) (exact: every 16-bit value is a float).
-void to_16bit(pv_dtype t, const float* x, std::uint16_t* out, std::size_t n);
-void from_16bit(pv_dtype t, const std::uint16_t* b, float* out, std::size_t n);
-/// The conversions without F16C, whatever the CPU (for the test that compares
-/// the two paths).
+/// The same for n values at once, as the bytes a call carries (any
+/// alignment): n binary32 values at f32 to n 16-bit values at out, and n
+/// 16-bit values at b16 to n binary32 values at out (exact: every 16-bit
+/// value is a float); value by value as the two above.
+void to_16bit(pv_dtype t, const void* f32, void* out, std::size_t n);
+void from_16bit(pv_dtype t, const void* b16, void* out, std::size_t n);
+/// The conversions without F16C, whatever the CPU (the portable path, and
+/// the test that compares the two).
 std::uint16_t to_16bit_without_f16c(pv_dtype t, float x);
 double from_16bit_without_f16c(pv_dtype t, std::uint16_t b);
 
