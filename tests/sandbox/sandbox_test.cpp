@@ -60,6 +60,18 @@ TEST(CheckSandbox, HangIsKilledAfterTheTimeLimit) {
   EXPECT_EQ(r[1].st, pv::sandbox::status::not_run) << "stop_at_fatal leaves the rest";
 }
 
+TEST(CheckSandbox, SpinningKernelIsKilledAfterTheTimeLimit) {
+  // attn_hang blocks; this one spins on the CPU (plugins/hostile/spin.c)
+  auto lib = load(plugin_map(POSVERIFY_HOSTILE_PLUGINS).at("spin"));
+  pv::sandbox::runner_options o;
+  o.timeout_ms = 300;
+  o.stop_at_fatal = false;
+  auto r = pv::sandbox::run_batch(lib, {attention_call(2, 7, 4, 5)}, o);
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].st, pv::sandbox::status::hung);
+  EXPECT_NE(r[0].detail.find("300 ms"), std::string::npos) << r[0].detail;
+}
+
 TEST(CheckSandbox, WritePastTheOutputIsCaughtByGuardBytes) {
   auto r = pv::sandbox::run_batch(load(mutant("attn_write_past")), {attention_call(2, 3, 4, 5)}, {});
   EXPECT_EQ(r[0].st, pv::sandbox::status::guard);
