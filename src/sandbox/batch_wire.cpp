@@ -21,33 +21,52 @@ void put(std::vector<unsigned char>& b, T v) {
 
 }  // namespace
 
-std::vector<unsigned char> encode_batch(const std::vector<call>& calls, std::size_t first) {
-  std::vector<unsigned char> b;
-  std::size_t bytes = 64;
+batch_pieces batch_of(const std::vector<call>& calls, std::size_t first) {
+  batch_pieces b;
+  std::size_t meta = 24, inputs = 0;
   for (std::size_t i = first; i < calls.size(); ++i) {
-    bytes += 16 + 16 * calls[i].scalars.size();
-    for (const auto& in : calls[i].in) bytes += 8 + in.size();
+    meta += 16 + 16 * calls[i].scalars.size() + 8 * calls[i].in.size();
+    inputs += calls[i].in.size();
   }
-  b.reserve(bytes);
-  put(b, kBatchMagic);
-  put(b, std::uint64_t(first));
-  put(b, std::uint64_t(calls.size() - first));
+  b.meta.reserve(meta);
+  b.pieces.reserve(2 * inputs + 1);
+  std::size_t open = 0;  // the start of the meta bytes not yet in a piece
+  const auto close_meta = [&] {
+    if (b.meta.size() > open) b.pieces.push_back({nullptr, open, b.meta.size() - open});
+    open = b.meta.size();
+  };
+  put(b.meta, kBatchMagic);
+  put(b.meta, std::uint64_t(first));
+  put(b.meta, std::uint64_t(calls.size() - first));
   for (std::size_t i = first; i < calls.size(); ++i) {
     const call& c = calls[i];
-    put(b, std::uint32_t(c.kind));
-    put(b, std::uint32_t(c.t));
-    put(b, std::uint32_t(c.scalars.size()));
-    put(b, std::uint32_t(c.in.size()));
+    put(b.meta, std::uint32_t(c.kind));
+    put(b.meta, std::uint32_t(c.t));
+    put(b.meta, std::uint32_t(c.scalars.size()));
+    put(b.meta, std::uint32_t(c.in.size()));
     for (const scalar& s : c.scalars) {
-      put(b, s.i);
-      put(b, s.f);
+      put(b.meta, s.i);
+      put(b.meta, s.f);
     }
     for (const auto& in : c.in) {
-      put(b, std::uint64_t(in.size()));
-      put(b, in.data(), in.size());
+      put(b.meta, std::uint64_t(in.size()));
+      if (in.empty()) continue;
+      close_meta();
+      b.pieces.push_back({in.data(), 0, in.size()});
+      b.bytes += in.size();
     }
   }
+  close_meta();
+  b.bytes += b.meta.size();
   return b;
+}
+
+std::vector<unsigned char> encode_batch(const std::vector<call>& calls, std::size_t first) {
+  const batch_pieces b = batch_of(calls, first);
+  std::vector<unsigned char> out;
+  out.reserve(b.bytes);
+  for (const auto& p : b.pieces) put(out, b.address(p), p.size);
+  return out;
 }
 
 bool batch_reader::get(void* p, std::size_t n, bool at_start) {

@@ -19,10 +19,31 @@ constexpr std::uint32_t kBatchMagic = 0x31425650;  // "PVB1"
 /// The exit status of a kept child whose command channel carried no batch.
 constexpr int kExitBadBatch = 121;
 
-/// Parent: calls[first..] as one batch, numbered from `first`.
+/// Parent: calls[first..] as one batch, numbered from `first`, without
+/// copying the calls' input buffers: the batch is the concatenation of
+/// `pieces`, each either a span of `meta` (the headers and scalars) or one
+/// of the calls' inputs, in the order of the wire. The inputs are the calls'
+/// own bytes, so the calls must outlive it. The kept child's channel sends
+/// the pieces as they are (sendmsg); a batch of model-scale shapes is
+/// hundreds of MB, which a contiguous copy would allocate and fault in.
+struct batch_pieces {
+  struct piece {
+    const unsigned char* data;  ///< nullptr: meta[at, at + size)
+    std::size_t at, size;
+  };
+  std::vector<unsigned char> meta;
+  std::vector<piece> pieces;
+  std::size_t bytes = 0;  ///< the batch's size on the wire
+  /// The address of piece p's first byte (meta's own once it is complete).
+  const unsigned char* address(const piece& p) const { return p.data ? p.data : meta.data() + p.at; }
+};
+batch_pieces batch_of(const std::vector<call>& calls, std::size_t first);
+
+/// Parent: the same batch as one contiguous buffer (the pieces of batch_of,
+/// concatenated).
 std::vector<unsigned char> encode_batch(const std::vector<call>& calls, std::size_t first);
 
-/// Child: the batches of one command channel. A batch arrives in one write,
+/// Child: the batches of one command channel. A batch arrives in large sends,
 /// so the channel is read in chunks of kChunk bytes, not field by field (a
 /// system call per field: with the parent's reads, 143 thousand for the 8386
 /// calls of one check of plain_float).

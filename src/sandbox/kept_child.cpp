@@ -4,17 +4,22 @@
 #include "sandbox/child_calls.h"
 #include "sandbox/process_adapter.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 namespace pv::sandbox {
 
 namespace {
+
+/// At most this many pieces per sendmsg (the system's IOV_MAX is 1024).
+constexpr std::size_t kMaxPiecesPerSend = 512;
 
 struct kept_child {
   child_proc c;
@@ -30,15 +35,31 @@ kept_child* g_kept = nullptr;
 
 /// Writes the batch calls[first..] to k's command socket, draining its
 /// stderr meanwhile; false if the child died or did not take it within the
-/// first call's time limit.
+/// first call's time limit. The calls' input buffers go to the socket from
+/// where they are (batch_of), not copied into one buffer first.
 bool send_batch(kept_child& k, const std::vector<call>& calls, std::size_t first, const runner_options& o) {
-  const std::vector<unsigned char> b = encode_batch(calls, first);
+  const batch_pieces b = batch_of(calls, first);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(call_timeout_ms(calls[first], o));
-  std::size_t at = 0;
-  while (at < b.size()) {
-    const ssize_t w = ::send(k.cmd, b.data() + at, b.size() - at, MSG_NOSIGNAL | MSG_DONTWAIT);
+  std::size_t piece = 0, at = 0;  // the first byte not yet sent: byte `at` of pieces[piece]
+  std::vector<iovec> iov;
+  while (piece < b.pieces.size()) {
+    iov.clear();
+    for (std::size_t p = piece; p < b.pieces.size() && iov.size() < kMaxPiecesPerSend; ++p) {
+      const std::size_t skip = p == piece ? at : 0;
+      iov.push_back({const_cast<unsigned char*>(b.address(b.pieces[p])) + skip, b.pieces[p].size - skip});
+    }
+    msghdr m{};
+    m.msg_iov = iov.data();
+    m.msg_iovlen = iov.size();
+    const ssize_t w = ::sendmsg(k.cmd, &m, MSG_NOSIGNAL | MSG_DONTWAIT);
     if (w > 0) {
-      at += std::size_t(w);
+      std::size_t left = std::size_t(w);
+      while (left > 0 && piece < b.pieces.size()) {
+        const std::size_t here = std::min(left, b.pieces[piece].size - at);
+        left -= here;
+        at += here;
+        if (at == b.pieces[piece].size) ++piece, at = 0;
+      }
       continue;
     }
     if (w < 0 && errno == EINTR) continue;

@@ -41,6 +41,26 @@ struct channel {
   }
 };
 
+TEST(BatchWire, ThePiecesOfABatchAreItsBytesWithTheInputsWhereTheCallsHoldThem) {
+  std::vector<call> calls = {attention(2, 3, 4, 5, PV_F64), attention(1, 7, 2, 3, PV_F32), attention(3, 1, 1, 0, PV_F32)};
+  const batch_pieces b = batch_of(calls, 1);
+  std::vector<unsigned char> joined;
+  std::size_t inputs = 0;
+  for (const auto& p : b.pieces) {
+    ASSERT_GT(p.size, 0u);
+    joined.insert(joined.end(), b.address(p), b.address(p) + p.size);
+    for (std::size_t i = 1; i < calls.size(); ++i)
+      for (const auto& in : calls[i].in)
+        if (!in.empty() && p.data == in.data()) {
+          EXPECT_EQ(p.size, in.size());
+          ++inputs;
+        }
+  }
+  EXPECT_EQ(inputs, 5u) << "every nonempty input of calls 1 and 2 is a piece of its own, not a copy (v of call 2 is empty)";
+  EXPECT_EQ(joined.size(), b.bytes);
+  EXPECT_EQ(joined, encode_batch(calls, 1));
+}
+
 TEST(BatchWire, ABatchReadBackIsTheBatchWrittenFromItsFirstCall) {
   const std::vector<call> calls = {attention(2, 3, 4, 5, PV_F64), attention(1, 7, 2, 3, PV_F32),
                                    attention(3, 1, 1, 2, PV_F32)};
