@@ -20,17 +20,19 @@
 // compares it with MPFR on random and adversarial operands.
 #pragma once
 
+// <cstdint> before <mpfr.h>: MPFR declares mpfr_set_uj_2exp only when
+// intmax_t is already known
+#include <cstdint>
 #include <mpfr.h>
 
 #include <bit>
-#include <cstdint>
 #include <cstring>
 
 namespace pv::ref {
 
 class sum128 {
  public:
-  using u128 = unsigned __int128;
+  __extension__ typedef unsigned __int128 u128;  // GCC and clang (-Wpedantic: not ISO C++)
 
   /// The value 0 (+0, as mpfr_set_zero(x, 1)).
   sum128() = default;
