@@ -288,25 +288,35 @@ inline void dot2_step(double& S, double& C, double& E, double p, double err) {
   E = add_on_fma(E, add_on_fma(std::fabs(q), std::fabs(err)));
 }
 
-// Scores of one query against one block of `lanes` keys (kb: d x lanes,
-// component-major): Ogita-Rump-Oishi Dot2 per lane, keeping the sum S + C
-// unrounded and E = sum |q| + |pe| for the bound gamma_2d E.
+// Scores of R queries (row r at q + r d) against one block of `lanes` keys
+// (kb: d x lanes, component-major): Ogita-Rump-Oishi Dot2 per lane, keeping
+// the sum S + C unrounded and E = sum |q| + |pe| for the bound gamma_2d E.
+// Row r's sums go to S + r stride (C, E alike). The rows share each load of
+// the block (the keys stream from memory once per R rows) and each row's
+// sums see the same terms in the same order as alone.
 #pragma GCC push_options
 #pragma GCC optimize("tree-vectorize")
+template <std::size_t R>
 void score_block(const double* q, const double* kb, std::size_t d, double* S, double* C,
-                 double* E) {
-  double s_[lanes] = {}, c_[lanes] = {}, e_[lanes] = {};
+                 double* E, std::size_t stride) {
+  double s_[R][lanes] = {}, c_[R][lanes] = {}, e_[R][lanes] = {};
   for (std::size_t c = 0; c < d; ++c) {
-    const double x = q[c];
+    double x[R];
+    for (std::size_t r = 0; r < R; ++r) x[r] = q[r * d + c];
     const double* y = kb + c * lanes;
 #pragma omp simd
     for (std::size_t l = 0; l < lanes; ++l) {
-      double p, pe;
-      two_prod(x, y[l], p, pe);
-      dot2_step(s_[l], c_[l], e_[l], p, pe);
+#pragma GCC unroll 4
+      for (std::size_t r = 0; r < R; ++r) {
+        double p, pe;
+        two_prod(x[r], y[l], p, pe);
+        dot2_step(s_[r][l], c_[r][l], e_[r][l], p, pe);
+      }
     }
   }
-  for (std::size_t l = 0; l < lanes; ++l) S[l] = s_[l], C[l] = c_[l], E[l] = e_[l];
+  for (std::size_t r = 0; r < R; ++r)
+    for (std::size_t l = 0; l < lanes; ++l)
+      S[r * stride + l] = s_[r][l], C[r * stride + l] = c_[r][l], E[r * stride + l] = e_[r][l];
 }
 
 // One term e_j v_jc of N_c (below): the product's error and el v in `err`.
@@ -318,45 +328,66 @@ inline void weighted_step(double eh, double el, double v, double abs_v, double& 
   M = std::fma(eh, abs_v, M);
 }
 
-// N_c += sum_j e_j v_jc over one query row, every column at once: the same
-// Dot2 with the double-word weight e = eh + el (t = el v + pe, one rounding),
-// and M_c = sum_j eh |v_jc| for the magnitude (abs_v: |v|, entry by entry).
-// Keys of weight zero are skipped; the others are taken eight at a time, in
-// the order of j, so each column's sums see the same terms in the same order
-// as one key at a time while S, C, E and M stay in registers across eight.
+// N_c += sum_j e_j v_jc over R query rows (row r's weights at e + r n_k, its
+// sums at S + r d_v, C, E and M alike), every column at once: the same Dot2
+// with the double-word weight e = eh + el (t = el v + pe, one rounding), and
+// M_c = sum_j eh |v_jc| for the magnitude. |v| is taken as it is loaded
+// (reading a stored |V| beside V doubled the memory the kernel streams per
+// row, and it is bound by that, not by arithmetic).
+// Keys of weight zero in every row are skipped; the others are taken B at a
+// time, in the order of j, so each column's sums see the same terms in the
+// same order as one key at a time while S, C, E and M stay in registers. A
+// key of weight zero in one row but not another is a term e = 0 there,
+// which leaves that row's sums unchanged bit for bit: p = 0 v = +-0, pe = +0,
+// t = +0, TwoSum(S, +-0) = (S, +0), and S, C, E and M, sums from +0 of
+// rounded results, are never -0 (docs/fast_reference.md, section 4.5).
 // `live`: scratch of n_k entries.
-void weighted_rows(const dd* e, const double* v, const double* abs_v, std::size_t n_k,
-                   std::size_t d_v, double* S, double* C, double* E, double* M,
-                   std::size_t* live) {
+template <std::size_t R>
+void weighted_rows(const dd* e, const double* v, std::size_t n_k, std::size_t d_v, double* S,
+                   double* C, double* E, double* M, std::size_t* live) {
   std::size_t n = 0;
-  for (std::size_t j = 0; j < n_k; ++j)
-    if (e[j].hi != 0) live[n++] = j;
-  // eight keys at a time: the column's four sums are loaded and stored once
-  // per eight terms
-  constexpr std::size_t B = 8;
+  for (std::size_t j = 0; j < n_k; ++j) {
+    bool any = false;
+    for (std::size_t r = 0; r < R; ++r) any |= e[r * n_k + j].hi != 0;
+    if (any) live[n++] = j;
+  }
+  // B keys at a time: the columns' sums are loaded and stored once per B terms
+  // (with two rows, four: eight spilled the weights' registers)
+  constexpr std::size_t B = R == 1 ? 8 : 4;
   std::size_t t = 0;
   for (; t + B <= n; t += B) {
-    double h[B], l[B];
-    const double *vr[B], *ar[B];
+    double h[R][B], l[R][B];
+    const double* vr[B];
     for (std::size_t k = 0; k < B; ++k) {
       const std::size_t j = live[t + k];
-      h[k] = e[j].hi, l[k] = e[j].lo, vr[k] = v + j * d_v, ar[k] = abs_v + j * d_v;
+      vr[k] = v + j * d_v;
+      for (std::size_t r = 0; r < R; ++r) h[r][k] = e[r * n_k + j].hi, l[r][k] = e[r * n_k + j].lo;
     }
 #pragma omp simd
     for (std::size_t c = 0; c < d_v; ++c) {
-      double s = S[c], cc = C[c], ee = E[c], m = M[c];
+      double s[R], cc[R], ee[R], m[R];
+      for (std::size_t r = 0; r < R; ++r)
+        s[r] = S[r * d_v + c], cc[r] = C[r * d_v + c], ee[r] = E[r * d_v + c], m[r] = M[r * d_v + c];
 #pragma GCC unroll 8
-      for (std::size_t k = 0; k < B; ++k) weighted_step(h[k], l[k], vr[k][c], ar[k][c], s, cc, ee, m);
-      S[c] = s, C[c] = cc, E[c] = ee, M[c] = m;
+      for (std::size_t k = 0; k < B; ++k) {
+        const double x = vr[k][c], ax = std::fabs(x);
+#pragma GCC unroll 4
+        for (std::size_t r = 0; r < R; ++r) weighted_step(h[r][k], l[r][k], x, ax, s[r], cc[r], ee[r], m[r]);
+      }
+      for (std::size_t r = 0; r < R; ++r)
+        S[r * d_v + c] = s[r], C[r * d_v + c] = cc[r], E[r * d_v + c] = ee[r], M[r * d_v + c] = m[r];
     }
   }
   for (; t < n; ++t) {
     const std::size_t j = live[t];
     const double* vr = v + j * d_v;
-    const double* ar = abs_v + j * d_v;
+    for (std::size_t r = 0; r < R; ++r) {
+      const dd w = e[r * n_k + j];
 #pragma omp simd
-    for (std::size_t c = 0; c < d_v; ++c)
-      weighted_step(e[j].hi, e[j].lo, vr[c], ar[c], S[c], C[c], E[c], M[c]);
+      for (std::size_t c = 0; c < d_v; ++c)
+        weighted_step(w.hi, w.lo, vr[c], std::fabs(vr[c]), S[r * d_v + c], C[r * d_v + c],
+                      E[r * d_v + c], M[r * d_v + c]);
+    }
   }
 }
 #pragma GCC pop_options
@@ -372,18 +403,34 @@ struct dot2_bound {
   double operator()(double E) const { return (g * E / one_minus_g) * bound_slack + underflow; }
 };
 
-// A worker's buffers for one query row, reused from row to row.
+// Query rows per pass of the kernels: the keys and values are read once for
+// this many rows (1024 x 1024 x 128, one core: 0.37 -> 0.27 ns per multiply-add
+// with |V| taken as loaded; four rows were no faster).
+constexpr std::size_t row_block = 2;
+
+// A worker's buffers for one block of query rows, reused from block to block.
 struct row_buffers {
-  std::vector<double> S, C, E, delta;
+  std::vector<double> S, C, E, delta, nS, nC, nE, nM;
   std::vector<dd> score, t, e;
   std::vector<unsigned char> kept;
   std::vector<std::size_t> live;
-  void size_for(std::size_t n_k, std::size_t padded) {
-    if (S.size() < padded) S.resize(padded), C.resize(padded), E.resize(padded);
+  void size_for(std::size_t n_k, std::size_t padded, std::size_t d_v) {
+    if (S.size() < row_block * padded)
+      S.resize(row_block * padded), C.resize(row_block * padded), E.resize(row_block * padded);
     if (score.size() < n_k)
-      delta.resize(n_k), score.resize(n_k), t.resize(n_k), e.resize(n_k), kept.resize(n_k),
-          live.resize(n_k);
+      delta.resize(n_k), score.resize(n_k), t.resize(n_k), kept.resize(n_k), live.resize(n_k);
+    if (e.size() < row_block * n_k) e.resize(row_block * n_k);
+    if (nS.size() < row_block * d_v)
+      nS.resize(row_block * d_v), nC.resize(row_block * d_v), nE.resize(row_block * d_v),
+          nM.resize(row_block * d_v);
   }
+};
+
+// What one row's weights leave for its output (section 4.3).
+struct row_weights {
+  double eta = 0, err_z = 0, z_low = 0;
+  dd Z;
+  std::size_t dropped = 0;
 };
 }  // namespace
 
@@ -402,6 +449,7 @@ result attention(const double* q, const double* k, const double* v, std::size_t 
     isd = dd_of(t.x);  // 1/sqrt(d) to (1 + 2u) u^2
   }
   const std::size_t blocks = (n_k + lanes - 1) / lanes;
+  const std::size_t padded = blocks * lanes;
   std::vector<double> kb(blocks * d * lanes, 0.0);
   for (std::size_t j = 0; j < n_k; ++j)
     for (std::size_t c = 0; c < d; ++c) kb[((j / lanes) * d + c) * lanes + j % lanes] = k[j * d + c];
@@ -417,19 +465,15 @@ result attention(const double* q, const double* k, const double* v, std::size_t 
   r.relative.resize(n_q * d_v);
   std::atomic<bool> too_large{false};
 
-  std::vector<double> abs_v(n_k * d_v);
-  for (std::size_t x = 0; x < n_k * d_v; ++x) abs_v[x] = std::fabs(v[x]);
   const dot2_bound score_error(d), sum_error(n_k);
   const double isd_up = isd.hi * (1 + 0x1p-50);
 
-  parallel_rows(n_q, thread_count(threads, n_q), [&](std::size_t i) {
-    thread_local row_buffers buf;
-    buf.size_for(n_k, blocks * lanes);
-    double *S = buf.S.data(), *C = buf.C.data(), *E = buf.E.data(), *delta = buf.delta.data();
+  // Row i's weights e (n_k entries) from its scores' sums (S, C, E at
+  // stride 1): false when its scores are too large for the bound.
+  auto weights_of = [&](row_buffers& buf, const double* S, const double* C, const double* E,
+                        dd* e, row_weights& w) {
+    double* delta = buf.delta.data();
     dd* score = buf.score.data();
-    for (std::size_t b = 0; b < blocks; ++b)
-      score_block(q + i * d, kb.data() + b * d * lanes, d, S + b * lanes, C + b * lanes,
-                  E + b * lanes);
     int huge = 0;
 #pragma omp simd reduction(| : huge)
     for (std::size_t j = 0; j < n_k; ++j) {
@@ -442,15 +486,14 @@ result attention(const double* q, const double* k, const double* v, std::size_t 
                  bound_slack;
       huge |= !(std::fabs(score[j].hi) <= 0x1p900);
     }
-    if (huge) too_large = true;
-    if (too_large) return;
+    if (huge) return false;
     // m: the largest score as a double-word (not its high part alone: above
     // 2^53 the low part exceeds 1, and t = s - m_hi could pass 600 or more,
     // section 4.3), so t <= 0 up to the subtraction's rounding
     dd m = score[0];
     for (std::size_t j = 1; j < n_k; ++j)
       if (score[j].hi > m.hi || (score[j].hi == m.hi && score[j].lo > m.lo)) m = score[j];
-    dd *t = buf.t.data(), *e = buf.e.data();
+    dd* t = buf.t.data();
     unsigned char* kept = buf.kept.data();
     double delta_max = 0;
     std::size_t dropped = 0;
@@ -468,38 +511,68 @@ result attention(const double* q, const double* k, const double* v, std::size_t 
     exp_many(t, e, n_k);
     for (std::size_t j = 0; j < n_k; ++j)
       if (!kept[j]) e[j] = dd{0, 0};
-    if (!(delta_max < 0x1p-20)) {  // the bound below assumes tiny score errors
-      too_large = true;
-      return;
-    }
-    const double eta =
-        exp_err * u2 + (1 + exp_err * u2) * std::expm1(delta_max) * bound_slack;  // section 4.3
+    if (!(delta_max < 0x1p-20)) return false;  // the bound below assumes tiny score errors
+    w.dropped = dropped;
+    w.eta = exp_err * u2 + (1 + exp_err * u2) * std::expm1(delta_max) * bound_slack;  // section 4.3
     // Z = sum_j e_j, the same Dot2 with v = 1.
     double zS = 0, zC = 0, zE = 0;
     for (std::size_t j = 0; j < n_k; ++j) dot2_step(zS, zC, zE, e[j].hi, e[j].lo);
-    dd Z;
-    two_sum(zS, zC, Z.hi, Z.lo);
-    const double err_z = sum_error(zE);
-    const double z_low = (Z.hi - std::fabs(Z.lo) - err_z) * (1 - 2 * u);
-    std::vector<double> nS(d_v, 0.0), nC(d_v, 0.0), nE(d_v, 0.0), nM(d_v, 0.0);
-    weighted_rows(e, v, abs_v.data(), n_k, d_v, nS.data(), nC.data(), nE.data(), nM.data(),
-                  buf.live.data());
-    const double gm = gamma_n(static_cast<double>(n_k) + 1);
-    const double weight_term = 2 * eta * (1 + eta) / ((1 - eta) * (1 - eta));
+    two_sum(zS, zC, w.Z.hi, w.Z.lo);
+    w.err_z = sum_error(zE);
+    w.z_low = (w.Z.hi - std::fabs(w.Z.lo) - w.err_z) * (1 - 2 * u);
+    return true;
+  };
+  const double gm = gamma_n(static_cast<double>(n_k) + 1);
+  // Row i's outputs from its weighted sums (nS, nC, nE, nM: d_v entries).
+  auto output_of = [&](std::size_t i, const row_weights& w, const double* nS, const double* nC,
+                       const double* nE, const double* nM) {
+    const double weight_term = 2 * w.eta * (1 + w.eta) / ((1 - w.eta) * (1 - w.eta));
     for (std::size_t c = 0; c < d_v; ++c) {
       dd N;
       two_sum(nS[c], nC[c], N.hi, N.lo);
       const double err_n = sum_error(nE[c]);
       const double m_up = (nM[c] * (1 + 2 * u) / (1 - gm) + n_k * underflow_per_term);
-      const double a = m_up / z_low * (1 + 2 * u);  // >= sum_j e_j |v_jc| / sum_j e_j
-      double b = weight_term * a + (err_n + a * err_z) / z_low * (1 + 2 * u) +
-                 div_dw_dw_err * u2 * 1.01 * (a + err_n / z_low) +
-                 static_cast<double>(dropped) * 0x1p-864 * 2 * max_abs_v[c] / z_low;
+      const double a = m_up / w.z_low * (1 + 2 * u);  // >= sum_j e_j |v_jc| / sum_j e_j
+      double b = weight_term * a + (err_n + a * w.err_z) / w.z_low * (1 + 2 * u) +
+                 div_dw_dw_err * u2 * 1.01 * (a + err_n / w.z_low) +
+                 static_cast<double>(w.dropped) * 0x1p-864 * 2 * max_abs_v[c] / w.z_low;
       b *= bound_slack;
-      r.value[i * d_v + c] = div(N, Z);
+      r.value[i * d_v + c] = div(N, w.Z);
       r.bound[i * d_v + c] = b;
       r.relative[i * d_v + c] = a > 0 ? b / a : 0;
     }
+  };
+  // Rows i0 .. i0 + R - 1, R at a time through the kernels.
+  auto rows = [&]<std::size_t R>(std::size_t i0) {
+    thread_local row_buffers buf;
+    buf.size_for(n_k, padded, d_v);
+    double *S = buf.S.data(), *C = buf.C.data(), *E = buf.E.data();
+    for (std::size_t b = 0; b < blocks; ++b)
+      score_block<R>(q + i0 * d, kb.data() + b * d * lanes, d, S + b * lanes, C + b * lanes,
+                     E + b * lanes, padded);
+    row_weights w[R];
+    for (std::size_t r = 0; r < R; ++r)
+      if (!weights_of(buf, S + r * padded, C + r * padded, E + r * padded, buf.e.data() + r * n_k,
+                      w[r])) {
+        too_large = true;
+        return;
+      }
+    if (too_large) return;
+    std::fill_n(buf.nS.data(), R * d_v, 0.0), std::fill_n(buf.nC.data(), R * d_v, 0.0);
+    std::fill_n(buf.nE.data(), R * d_v, 0.0), std::fill_n(buf.nM.data(), R * d_v, 0.0);
+    weighted_rows<R>(buf.e.data(), v, n_k, d_v, buf.nS.data(), buf.nC.data(), buf.nE.data(),
+                     buf.nM.data(), buf.live.data());
+    for (std::size_t r = 0; r < R; ++r)
+      output_of(i0 + r, w[r], buf.nS.data() + r * d_v, buf.nC.data() + r * d_v,
+                buf.nE.data() + r * d_v, buf.nM.data() + r * d_v);
+  };
+  const std::size_t row_blocks = (n_q + row_block - 1) / row_block;
+  parallel_rows(row_blocks, thread_count(threads, row_blocks), [&](std::size_t b) {
+    const std::size_t i0 = b * row_block;
+    if (i0 + row_block <= n_q)
+      rows.template operator()<row_block>(i0);
+    else
+      for (std::size_t i = i0; i < n_q; ++i) rows.template operator()<1>(i);
   });
   if (too_large)
     throw std::domain_error(

@@ -171,6 +171,43 @@ TEST_F(FastTier, LargeCaseSampledByMpfr) {
   }
 }
 
+// The kernels take query rows in pairs (docs section 4.5): every row's
+// values and bounds are those of the row computed alone, bit for bit, also
+// when the rows of a pair drop different keys (a dominant score in some rows
+// only), when V holds zeros and negative entries (products of -0), with an
+// odd number of rows (the last one alone) and key counts off the kernels'
+// blocks.
+TEST_F(FastTier, RowsComputedTogetherEqualEachRowAlone) {
+  std::mt19937_64 g(20261207);
+  for (const std::size_t n_k : {5, 37, 70}) {
+    const std::size_t n_q = 7, d = 12, d_v = 19;
+    auto c = random_case(g, n_q, n_k, d, d_v);
+    for (std::size_t t = 0; t < d; ++t) {
+      c.k[2 * d + t] = 20;                          // key 2: dominant for rows 0, 3, 4
+      c.q[0 * d + t] = c.q[3 * d + t] = 100;        // the others' scores are 4000 lower
+      c.q[4 * d + t] = t % 2 ? 100 : 99;
+    }
+    for (std::size_t x = 0; x < c.v.size(); x += 3) c.v[x] = x % 2 ? -0.0 : 0.0;
+    const result all = attention(c.q.data(), c.k.data(), c.v.data(), n_q, n_k, d, d_v, 2);
+    for (std::size_t i = 0; i < n_q; ++i) {
+      const result one = attention(c.q.data() + i * d, c.k.data(), c.v.data(), 1, n_k, d, d_v, 1);
+      for (std::size_t col = 0; col < d_v; ++col) {
+        const std::size_t e = i * d_v + col;
+        SCOPED_TRACE("n_k " + std::to_string(n_k) + " row " + std::to_string(i) + " column " +
+                     std::to_string(col));
+        EXPECT_EQ(std::bit_cast<std::uint64_t>(all.value[e].hi),
+                  std::bit_cast<std::uint64_t>(one.value[col].hi));
+        EXPECT_EQ(std::bit_cast<std::uint64_t>(all.value[e].lo),
+                  std::bit_cast<std::uint64_t>(one.value[col].lo));
+        EXPECT_EQ(std::bit_cast<std::uint64_t>(all.bound[e]),
+                  std::bit_cast<std::uint64_t>(one.bound[col]));
+        EXPECT_EQ(std::bit_cast<std::uint64_t>(all.relative[e]),
+                  std::bit_cast<std::uint64_t>(one.relative[col]));
+      }
+    }
+  }
+}
+
 TEST_F(FastTier, AttentionRejectsNonFiniteInput) {
   std::vector<double> q{1, NAN}, k{1, 2}, v{3};
   EXPECT_THROW(attention(q.data(), k.data(), v.data(), 1, 1, 2, 1), std::domain_error);
