@@ -37,23 +37,30 @@ class sum128 {
   /// The value 0 (+0, as mpfr_set_zero(x, 1)).
   sum128() = default;
 
-  /// *this += a b: the exact product added, the sum rounded to 128 bits.
-  /// a and b finite (the caller checks).
-  void add_product(double a, double b) {
+  /// The exact product of two finite doubles: (-1)^neg m 2^e, m < 2^106.
+  struct product {
+    bool neg;
+    u128 m;
+    std::int64_t e;
+  };
+  static product exact_product(double a, double b) {
     std::uint64_t ma, mb;
     std::int64_t ea, eb;
     const bool sa = split(a, ma, ea), sb = split(b, mb, eb);
-    add(sa != sb, u128(ma) * mb, ea + eb);
+    return {sa != sb, u128(ma) * mb, ea + eb};
   }
 
+  /// *this += p, or += |p|, rounded to 128 bits (one product split once
+  /// serves a sum of products and a sum of their absolute values).
+  void add(const product& p) { add(p.neg, p.m, p.e); }
+  void add_abs(const product& p) { add(false, p.m, p.e); }
+
+  /// *this += a b: the exact product added, the sum rounded to 128 bits.
+  /// a and b finite (the caller checks).
+  void add_product(double a, double b) { add(exact_product(a, b)); }
+
   /// *this += |a b| (the same, the product's absolute value).
-  void add_abs_product(double a, double b) {
-    std::uint64_t ma, mb;
-    std::int64_t ea, eb;
-    split(a, ma, ea);
-    split(b, mb, eb);
-    add(false, u128(ma) * mb, ea + eb);
-  }
+  void add_abs_product(double a, double b) { add_abs(exact_product(a, b)); }
 
   /// *this += (-1)^neg m 2^e (exact operand, m < 2^128), rounded to 128 bits.
   void add(bool neg, u128 m, std::int64_t e) {
@@ -152,16 +159,13 @@ class sum128 {
       mpfr_set_zero(x, neg_ ? -1 : 1);
       return;
     }
-    // the top 64 bits, then the low 64 added: exact at 128 bits
-    mpfr_set_uj_2exp(x, std::uint64_t(m_ >> 64), intmax_t(e_ + 64), MPFR_RNDN);
-    const std::uint64_t lo = std::uint64_t(m_);
-    if (lo != 0) {
-      mpfr_t t;
-      mpfr_init2(t, 64);
-      mpfr_set_uj_2exp(t, lo, intmax_t(e_), MPFR_RNDN);
-      mpfr_add(x, x, t, MPFR_RNDN);
-      mpfr_clear(t);
-    }
+    // the top 64 bits times 2^64, plus the low 64 (an integer below 2^128),
+    // then scaled by 2^e: each step exact at 128 bits, and no temporary
+    // (mpfr_add_ui holds its operand on the stack; unsigned long is 64 bits)
+    static_assert(sizeof(unsigned long) == 8);
+    mpfr_set_uj_2exp(x, std::uint64_t(m_ >> 64), 64, MPFR_RNDN);
+    mpfr_add_ui(x, x, static_cast<unsigned long>(std::uint64_t(m_)), MPFR_RNDN);
+    mpfr_mul_2si(x, x, static_cast<long>(e_), MPFR_RNDN);
     if (neg_) mpfr_neg(x, x, MPFR_RNDN);
   }
 

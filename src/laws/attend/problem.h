@@ -343,8 +343,9 @@ class exact_dot {
     if (fast_ && all_finite(a, b, n)) {  // the same roundings without MPFR (reference/sum128.h)
       ref::sum128 sd, ss;
       for (long l = 0; l < n; ++l) {
-        sd.add_product(a[l], b[l]);
-        ss.add_abs_product(a[l], b[l]);
+        const auto p = ref::sum128::exact_product(a[l], b[l]);
+        sd.add(p);
+        ss.add_abs(p);
       }
       sd.get(d);
       ss.get(s);
