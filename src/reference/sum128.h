@@ -51,16 +51,10 @@ class sum128 {
   }
 
   /// *this += p, or += |p|, rounded to 128 bits (one product split once
-  /// serves a sum of products and a sum of their absolute values).
+  /// serves a sum of products and a sum of their absolute values). The
+  /// product's factors finite (the caller checks).
   void add(const product& p) { add(p.neg, p.m, p.e); }
   void add_abs(const product& p) { add(false, p.m, p.e); }
-
-  /// *this += a b: the exact product added, the sum rounded to 128 bits.
-  /// a and b finite (the caller checks).
-  void add_product(double a, double b) { add(exact_product(a, b)); }
-
-  /// *this += |a b| (the same, the product's absolute value).
-  void add_abs_product(double a, double b) { add_abs(exact_product(a, b)); }
 
   /// *this += (-1)^neg m 2^e (exact operand, m < 2^128), rounded to 128 bits.
   void add(bool neg, u128 m, std::int64_t e) {
