@@ -209,6 +209,7 @@ class _Plan:
         self.sent = [buf for buf in op.buffers if buf["role"] != "out" and buf["elem"] != "config"]
         # the names of the inputs a kernel must not write, in the order the call lists them
         self.input_names = [buf["name"] for buf in op.buffers if buf["role"] == "in" and buf["elem"] != "config"]
+        self.layouts = {}  # the header's bytes -> Server._layout of it
 
     def values(self, body):
         """The dtype code, the fields of a request by name (arrays as tuples)
@@ -408,17 +409,13 @@ class Server:
                                       % (" (%r)" % bad[0] if bad else ""))
         return out
 
-    def call(self, body):
-        """(status, written, text, payload) of one call request, decoded from
-        its operation's row."""
-        op = self.by_request.get(body[0])
-        if op is None or op.protocol > self.version:
-            raise ProtocolError("unknown request type %d" % body[0])
-        plan = op.plan(self.version)
+    def _layout(self, op, plan, body):
+        """What a request's header fixes, worked out once per distinct header
+        (Server.call): the dtype code, the fields by name, the size on the
+        wire of each buffer it carries, how each buffer becomes an argument,
+        and the configuration objects (one without members is made once)."""
         code, vals, header_size = plan.values(body)
         es = self._elem(code)
-        b = self.b
-
         shapes = {}
 
         def shape(buf, key="shape"):
@@ -445,41 +442,74 @@ class Server:
                 return n * (1 + sum((x - 1) * y for x, y in zip(dims[:-1], st)) + dims[-1] - 1)
             return n * max(count(buf), 0)
 
-        sent = plan.sent
-        raw = dict(zip((buf["name"] for buf in sent), self._split(memoryview(body)[header_size:],
-                                                                     [size(buf) for buf in sent])))
-        args, members, inputs, outputs = {}, {}, [], []
+        sizes = [size(buf) for buf in plan.sent]
+        # per buffer the request carries: (buf, kind, shape, count, strides); per member of a
+        # configuration (in the buffers' order), whether an output is asked for (an input's array
+        # takes its place in each call)
+        steps, outputs, member_flags = [], [], {}
         for buf in op.buffers:
             if buf["elem"] == "config":
                 continue
             if buf["role"] != "in":
-                outputs.append(buf)
+                outputs.append((buf, shape(buf), count(buf), shape(buf, "python_shape")))
+            if buf.get("member"):  # an output: whether the call asks for it; an input: its array, per call
+                member_flags.setdefault(buf["member"], {})[buf["name"]] = count(buf) > 0 if buf["role"] == "out" else None
             if buf["role"] == "out":
-                if buf.get("member"):  # whether the call asks for it
-                    members.setdefault(buf["member"], {})[buf["name"]] = count(buf) > 0
                 continue
-            x = raw[buf["name"]]
+            kind = ("f64" if buf["elem"] == "f64" else "i64" if buf["elem"] == "i64"
+                    else "strided" if buf.get("strides") else "array")
+            steps.append((buf, kind, shape(buf), count(buf), vals[buf["strides"]] if kind == "strided" else None))
+        configs = []  # (name, made object or None, specs, buf)
+        for buf, specs in plan.configs:
+            made = None
+            if not any(b.get("member") == buf["name"] for b in op.buffers):
+                made = self._config(buf, specs, vals, member_flags.get(buf["name"], {}))
+            configs.append((buf["name"], made, specs, buf))
+        return code, vals, header_size, sizes, steps, outputs, member_flags, configs
+
+    _LAYOUTS = 256  # distinct headers remembered per operation and version (then forgotten, all at once)
+
+    def call(self, body):
+        """(status, written, text, payload) of one call request, decoded from
+        its operation's row."""
+        op = self.by_request.get(body[0])
+        if op is None or op.protocol > self.version:
+            raise ProtocolError("unknown request type %d" % body[0])
+        plan = op.plan(self.version)
+        # a check sends thousands of calls with a few distinct headers: decoded once each
+        key = bytes(body[:plan.header.size])
+        layout = plan.layouts.get(key)
+        if layout is None:
+            layout = self._layout(op, plan, body)
+            if len(plan.layouts) >= self._LAYOUTS:
+                plan.layouts.clear()
+            plan.layouts[key] = layout
+        code, vals, header_size, sizes, steps, outputs, member_flags, configs = layout
+        b = self.b
+        raw = self._split(memoryview(body)[header_size:], sizes)
+        args, members, inputs = {}, {name: dict(flags) for name, flags in member_flags.items()}, []
+        for (buf, kind, dims, n, strides), x in zip(steps, raw):
             original = bytes(x)
-            if buf["elem"] == "f64":
-                arr = b.float64(x, shape(buf))
-            elif buf["elem"] == "i64":
-                arr = b.int64(x, shape(buf))
-            elif buf.get("strides"):
-                arr = b.strided(x, code, shape(buf), vals[buf["strides"]])
+            if kind == "f64":
+                arr = b.float64(x, dims)
+            elif kind == "i64":
+                arr = b.int64(x, dims)
+            elif kind == "strided":
+                arr = b.strided(x, code, dims, strides)
                 original = b.to_bytes(arr)  # its elements, not the gaps between strides
             else:
-                arr = b.array(x, code, shape(buf))
+                arr = b.array(x, code, dims)
             if buf.get("positions") and self.int_positions:
                 arr = self._positions(arr)
                 original = b.to_bytes(arr)
             if buf["role"] == "in":
                 inputs.append((arr, original))
             if buf.get("member"):
-                members.setdefault(buf["member"], {})[buf["name"]] = arr if count(buf) > 0 else None
+                members.setdefault(buf["member"], {})[buf["name"]] = arr if n > 0 else None
             else:
                 args[buf["name"]] = arr
-        for buf, specs in plan.configs:
-            args[buf["name"]] = self._config(buf, specs, vals, members.get(buf["name"], {}))
+        for name, made, specs, buf in configs:
+            args[name] = made if made is not None else self._config(buf, specs, vals, members.get(name, {}))
 
         def arg(name):
             if name == "dtype":
@@ -488,17 +518,18 @@ class Server:
         result = self.fns[op.name](*[arg(n) for n in op.python])
         written = self._written(inputs, plan.input_names)
         if len(outputs) == 1:
-            if result is None and outputs[0]["role"] == "inout":  # rotated in place
-                result = args[outputs[0]["name"]]
-            return OK, written, "", self._check_out(op.name, result, code, shape(outputs[0]))
+            buf, dims = outputs[0][0], outputs[0][1]
+            if result is None and buf["role"] == "inout":  # rotated in place
+                result = args[buf["name"]]
+            return OK, written, "", self._check_out(op.name, result, code, dims)
         # several outputs (attend: out, lse): a tuple in their order; one the
         # call does not ask for (no element) may be left out or None
         got = list(result) if isinstance(result, (tuple, list)) else [result]
         payload = b""
-        for j, buf in enumerate(outputs):
+        for j, (buf, dims, n, python_dims) in enumerate(outputs):
             what = "%s's %s" % (op.name, buf["name"])
             value = got[j] if j < len(got) else None
-            if count(buf) == 0:
+            if n == 0:
                 if value is not None and j > 0:
                     raise ValueError("%s returned %s, which this call does not ask for (problem.%s is False)"
                                      % (op.name, buf["name"], buf["name"]))
@@ -512,12 +543,11 @@ class Server:
                 if not isinstance(value, b.array_type) or b.to_float64(value) is None:
                     raise TypeError("%s is %s, not a floating-point %s" % (what, type(value).__name__,
                                                                          b.array_type.__name__))
-                if tuple(value.shape) != shape(buf, "python_shape"):
-                    raise ValueError("%s has shape %s, expected %s" % (what, tuple(value.shape),
-                                                                       shape(buf, "python_shape")))
+                if tuple(value.shape) != python_dims:
+                    raise ValueError("%s has shape %s, expected %s" % (what, tuple(value.shape), python_dims))
                 payload += b.to_bytes(b.to_float64(value))
             else:
-                payload += self._check_out(what, value, code, shape(buf))
+                payload += self._check_out(what, value, code, dims)
         return OK, written, "", payload
 
     @staticmethod
