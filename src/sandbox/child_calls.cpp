@@ -93,6 +93,16 @@ std::uint32_t declared(const callee& f, const operation& o) {
   return o.declares(*f.impl);
 }
 
+/// Whether the child answers call c "unsupported" without making it: f does
+/// not provide its operation or take its dtype, or c needs a later ABI (it
+/// could not know what the call needs) or a capability f does not declare.
+bool declines(const callee& f, const call& c) {
+  const operation& row = c.row();
+  const bool provided = f.provides >> unsigned(c.kind) & 1;
+  return !provided || !(f.dtypes >> unsigned(c.t) & 1) || (row.needs && f.abi < row.needs(c)) ||
+         (row.demands && (row.demands(c) & ~declared(f, row)) != 0);
+}
+
 /// Calls c through its row with guarded buffers and judges what came back:
 /// h's return code, status and detail; the output bytes on success.
 std::vector<unsigned char> call_guarded(const callee& f, const call& c, wire_header& h, std::uint64_t memory_limit) {
@@ -106,10 +116,8 @@ std::vector<unsigned char> call_guarded(const callee& f, const call& c, wire_hea
     else g.push_back(std::make_unique<guarded>(c.input(k).data(), c.input(k).size(), 0));
     inv.buf.push_back(g.back()->data());
   }
-  const bool provided = f.provides >> unsigned(c.kind) & 1;
   // a plugin of an earlier ABI cannot know what this call needs: unsupported, never called
-  const bool declined = !provided || !(f.dtypes >> unsigned(c.t) & 1) || (row.needs && f.abi < row.needs(c)) ||
-                        (row.demands && (row.demands(c) & ~declared(f, row)) != 0);
+  const bool declined = declines(f, c);
   errno = 0;
   h.rc = declined ? 1 : f.server ? server_invoke(row, inv) : row.invoke(*f.impl, inv);
   const int call_errno = errno;
@@ -188,6 +196,8 @@ void serve(const callee& f, const std::string& err, const std::vector<call>& cal
       h.rc = -1;
       set_detail(h, err);
     } else {
+      // a server gets the next call's request with this call's answer (server_next)
+      if (f.server) server_next(i + 1 < calls.size() && !declines(f, calls[i + 1]) ? &calls[i + 1] : nullptr);
       out = call_guarded(f, c, h, memory_limit);
     }
     if (h.st != static_cast<std::uint32_t>(status::ok)) out.clear();

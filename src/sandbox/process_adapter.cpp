@@ -274,10 +274,44 @@ std::string start_server(const std::string& spec, const runner_options& o) {
 
 int g_to = -1, g_from = -1, g_err = -1;
 std::string g_said;  ///< the server's recent stderr (for the line that says why it died)
+/// The call whose request goes out as soon as the current call's answer is
+/// read (server_next), and the call whose request the server already holds.
+const call* g_next = nullptr;
+const call* g_sent_ahead = nullptr;
 
-/// Sends one request and waits for its answer; a server that ends or answers
-/// garbage ends this child (a crash finding, with the server's stderr).
-answer forward(const writer& w, std::size_t out_bytes) {
+/// After an answer is read in full. The server wrote what it said during that
+/// call to its stderr before the answer, so copying its stderr now gives the
+/// call all of it; then the next call's request goes out (g_next), and the
+/// server works on it while this child checks and reports the call just
+/// answered. The server then waits on its stdin, so nothing it says from here
+/// on belongs to the call just answered (the sandbox's per-call stderr stays
+/// exact). Its pipe is empty (it read the last request whole before answering
+/// it), so the write cannot wait on an answer: no deadlock, whatever the size.
+void send_ahead() {
+  drain(g_err, 2, &g_said);
+  const call* n = g_next;
+  g_next = nullptr;
+  if (!n) return;
+  const operation& o = n->row();
+  const std::uint32_t version = g_server.hello.version;
+  if (!travels(o, *n, version) || o.protocol > version) return;  // server_invoke declines it unsent
+  invocation a;
+  a.t = n->t;
+  a.c = n;
+  for (std::size_t b = 0; b < o.buffers.size(); ++b)  // the bytes its guarded copies will hold
+    a.buf.push_back(o.buffers[b].use == role::out ? nullptr
+                                                  : const_cast<unsigned char*>(n->input(b).data()));
+  writer w;
+  w.b = request_body(o, a, version);
+  const std::string f = w.frame();
+  // a failed write (a server that ended) is found again when the call is made
+  if (write_all(g_to, f.data(), f.size())) g_sent_ahead = n;
+}
+
+/// Sends one request (unless send_ahead sent it) and waits for its answer; a
+/// server that ends or answers garbage ends this child (a crash finding, with
+/// the server's stderr).
+answer forward(const writer& w, std::size_t out_bytes, bool sent) {
   if (g_to < 0) {  // said on the child's stderr, so that the call's finding quotes it
     answer a;
     a.status = kError;
@@ -285,8 +319,11 @@ answer forward(const writer& w, std::size_t out_bytes) {
     (void)!::write(2, a.text.data(), a.text.size());
     return a;
   }
-  const std::string f = w.frame();
-  std::string e = write_all(g_to, f.data(), f.size()) ? "" : std::string("cannot send the call: ") + std::strerror(errno);
+  std::string e;
+  if (!sent) {
+    const std::string f = w.frame();
+    if (!write_all(g_to, f.data(), f.size())) e = std::string("cannot send the call: ") + std::strerror(errno);
+  }
   answer a;
   if (e.empty()) e = read_frame(g_from, g_err, a, 2, &g_said, -1, out_bytes + (std::size_t(1) << 24));
   if (e.empty() && a.status == kOk && a.payload.size() != out_bytes)
@@ -307,6 +344,7 @@ answer forward(const writer& w, std::size_t out_bytes) {
     std::fflush(stderr);
     ::_exit(kExitServerLost);
   }
+  send_ahead();
   if (!a.text.empty()) (void)!::write(2, a.text.data(), a.text.size());
   return a;
 }
@@ -515,20 +553,60 @@ std::string request_body(const operation& o, const invocation& a, std::uint32_t 
   return w.b;
 }
 
+namespace {
+
+/// The bytes of each configuration buffer of o that the fields of protocol
+/// `protocol` carry, as sorted, merged [begin, end) runs (none for another
+/// buffer); worked out once per operation and version, since travels is
+/// asked of every call a server is sent.
+const std::vector<std::vector<std::pair<std::size_t, std::size_t>>>& carried(const operation& o,
+                                                                             std::uint32_t protocol) {
+  using runs = std::vector<std::vector<std::pair<std::size_t, std::size_t>>>;
+  static std::vector<std::pair<std::pair<const operation*, std::uint32_t>, runs>> memo;
+  for (const auto& m : memo)
+    if (m.first.first == &o && m.first.second == protocol) return m.second;
+  runs r(o.buffers.size());
+  for (const field& f : o.fields)
+    if (f.config >= 0 && f.protocol <= protocol) {
+      const std::size_t width = (f.type == wire::f64 || f.type == wire::i64 ? 8 : 4) * std::size_t(f.count);
+      r[std::size_t(f.config)].emplace_back(f.offset, f.offset + width);
+    }
+  for (auto& v : r) {
+    std::sort(v.begin(), v.end());
+    std::vector<std::pair<std::size_t, std::size_t>> merged;
+    for (const auto& x : v)
+      if (!merged.empty() && x.first <= merged.back().second) merged.back().second = std::max(merged.back().second, x.second);
+      else merged.push_back(x);
+    v = std::move(merged);
+  }
+  memo.emplace_back(std::make_pair(&o, protocol), std::move(r));
+  return memo.back().second;
+}
+
+/// Whether bytes [from, to) of p are all 0.
+bool zero(const unsigned char* p, std::size_t from, std::size_t to) {
+  for (std::size_t i = from; i < to; ++i)
+    if (p[i]) return false;
+  return true;
+}
+
+}  // namespace
+
 bool travels(const operation& o, const call& c, std::uint32_t protocol) {
   std::size_t k = 0;  // a scalar of a later version (attend's n_cu) must be 0
   for (const field& f : o.fields)
     if (f.config < 0 && k < c.scalars.size() && c.scalars[k++].i != 0 && f.protocol > protocol) return false;
+  const auto& runs = carried(o, protocol);
   for (std::size_t b = 0; b < o.buffers.size(); ++b) {
     if (o.buffers[b].type != elem::config) continue;
-    std::vector<bool> sent(c.input(b).size(), false);
-    for (const field& f : o.fields)
-      if (f.config == int(b) && f.protocol <= protocol) {
-        const std::size_t width = (f.type == wire::f64 || f.type == wire::i64 ? 8 : 4) * std::size_t(f.count);
-        for (std::size_t i = f.offset; i < f.offset + width && i < sent.size(); ++i) sent[i] = true;
-      }
-    for (std::size_t i = 0; i < sent.size(); ++i)
-      if (!sent[i] && c.input(b)[i] != 0) return false;
+    // every byte no field of this version carries is 0
+    const std::vector<unsigned char>& bytes = c.input(b);
+    std::size_t at = 0;
+    for (const auto& [begin, end] : runs[b]) {
+      if (!zero(bytes.data(), at, std::min(begin, bytes.size()))) return false;
+      at = std::max(at, end);
+    }
+    if (!zero(bytes.data(), at, bytes.size())) return false;
   }
   return true;
 }
@@ -556,9 +634,18 @@ void scatter(const operation& o, const buffer& b, const invocation& a, const cha
 
 }  // namespace
 
+void server_next(const call* c) { g_next = c; }
+
 int server_invoke(const operation& o, const invocation& a) {
   const call& c = *a.c;
   const std::uint32_t version = g_server.hello.version;
+  const bool sent = g_sent_ahead == &c;  // its request went out with the previous call's answer
+  if (g_sent_ahead && !sent) {  // one request ahead, and it must be the next call made
+    std::fprintf(stderr, "\nposverify: internal error: the server holds the request of a call other than this one\n");
+    std::fflush(stderr);
+    ::_exit(kExitServerLost);
+  }
+  g_sent_ahead = nullptr;
   // e.g. scaled RoPE speeds in version 1: the server would be told another
   // configuration (its rope_caps already keep such calls back: a safety net)
   if (!travels(o, c, version) || o.protocol > version) {
@@ -569,11 +656,11 @@ int server_invoke(const operation& o, const invocation& a) {
     return 1;
   }
   writer w;
-  w.b = request_body(o, a, version);
+  if (!sent) w.b = request_body(o, a, version);
   // the outputs, dense, one after the other (docs/protocol.md, "Answers")
   std::size_t ob = 0;
   for (std::size_t b = o.output(); b < o.buffers.size(); ++b) ob += c.dense_bytes(o.buffers[b]);
-  answer ans = forward(w, ob);
+  answer ans = forward(w, ob, sent);
   if (ans.status == kOk) {
     const char* from = ans.payload.data();
     for (std::size_t b = o.output(); b < o.buffers.size(); ++b) {

@@ -98,6 +98,12 @@ std::uint32_t server_in_child();
 /// answer: 0 (the output is in a's output buffer), 1 unsupported, 2 error.
 /// A server that ends or answers garbage ends this child (a crash finding).
 int server_invoke(const operation& o, const invocation& a);
+/// Child: the call made after the next server_invoke (nullptr: none, or one
+/// the child declines unsent). Its request goes out as soon as that call's
+/// answer is read, so that the server computes it while the child checks and
+/// reports the previous one; server_invoke of it then only reads the answer.
+/// The call must outlive that server_invoke.
+void server_next(const call* c);
 /// Child: the capabilities (operation.h, `declares`) the server is sent for
 /// row o: for RoPE the configurations of its HELLO (hello_answer::rope_caps),
 /// for attend its attend_caps and, when it declares an empty-row convention,

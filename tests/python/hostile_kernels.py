@@ -2,6 +2,7 @@
 misbehaviour must become a finding, never end the run or posverify."""
 
 import ctypes
+import sys
 import time
 
 import numpy as np
@@ -75,6 +76,28 @@ class WrongDtype(Plain):
 
     def attention(self, q, k, v):
         return plain_attention(q, k, v).astype(np.float64 if q.dtype == np.float32 else np.float32)
+
+
+class PrintsEachCall(Plain):
+    """Says on stderr which call of the server it is on, and raises on its
+    third float64 call (the second case of the float64 law, after the probe
+    of declines): that call's finding quotes its own line and no other,
+    although the server receives the next call's request as soon as posverify
+    has read an answer (docs/protocol.md, "Lifecycle")."""
+
+    name = "np-prints-each-call"
+    calls = 0
+    float64_calls = 0
+
+    def attention(self, q, k, v):
+        PrintsEachCall.calls += 1
+        PrintsEachCall.float64_calls += q.dtype == np.float64
+        raises = PrintsEachCall.float64_calls == 3 and q.dtype == np.float64
+        print("np-prints: call %d of the server%s" % (PrintsEachCall.calls, " raises" if raises else ""),
+              file=sys.stderr, flush=True)
+        if raises:
+            raise ValueError("boom on a float64 call")
+        return super().attention(q, k, v)
 
 
 class DeclinesAll(Plain):

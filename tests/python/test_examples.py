@@ -5,6 +5,7 @@ Python kernel becomes a finding (tests/python/hostile_kernels.py)."""
 
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -377,6 +378,18 @@ def test_adapter_findings(cls, words):
     assert rc == 1
     for w in words:
         assert w in out
+
+
+def test_adapter_stderr_of_a_call_is_its_own():
+    rc, out = hostile("PrintsEachCall")
+    assert rc == 1
+    assert "ValueError: boom on a float64 call" in out
+    m = re.search(r"np-prints: call (\d+) of the server raises", out)  # its own line, in its finding
+    assert m, out
+    n = int(m.group(1))
+    # nor the line of the call before, nor that of the call after (whose
+    # request the server already held when the failed call's answer was read)
+    assert "np-prints: call %d of" % (n - 1) not in out and "np-prints: call %d of" % (n + 1) not in out
 
 
 def test_adapter_crash_is_a_finding_and_the_run_goes_on():
