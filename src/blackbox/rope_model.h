@@ -178,7 +178,8 @@ inline std::vector<rope_cfg> mutation_rope_configs() {
   return v;
 }
 
-inline rope_layout<hp> reference_layout(const pv_rope_config& c) {
+/// reference_layout's computation (the speeds in MPFR: a power per pair).
+inline rope_layout<hp> reference_layout_uncached(const pv_rope_config& c) {
   if (pv_rope_config_version(&c) >= 3) {  // partial rotary, M-RoPE, scaled speeds, offset, factors: one ladder
     std::vector<std::size_t> sections;
     for (int a = 0; a < c.n_axes; ++a) sections.push_back(std::size_t(c.axes_dim[a]));
@@ -192,6 +193,24 @@ inline rope_layout<hp> reference_layout(const pv_rope_config& c) {
   for (int a = 0; a < c.n_axes; ++a) dims.push_back(static_cast<std::size_t>(c.axes_dim[a]));
   return rope_axes<hp>(dims, convert<hp>(c.theta),
                        c.pairing == PV_PAIRS_ADJACENT ? pairing::adjacent : pairing::halves);
+}
+
+/// The reference layout of configuration c (its pairs and their speeds at the
+/// reference precision). Remembered per thread, by the configuration's bytes
+/// and the precision: every law of every case stream asks for it, and the
+/// panel and the mutation suite ask again for each seed and each library
+/// (the speeds' powers were about 5 % of a RoPE panel member's time). A copy
+/// of the remembered one is the same bit for bit: a pure function of c and
+/// the precision. At most 256 configurations are remembered; others are
+/// computed each time.
+inline rope_layout<hp> reference_layout(const pv_rope_config& c) {
+  using key = std::pair<std::string, unsigned>;
+  thread_local std::map<key, rope_layout<hp>> memo;
+  key k{std::string(reinterpret_cast<const char*>(&c), sizeof c), ref::precision_bits()};
+  if (const auto it = memo.find(k); it != memo.end()) return it->second;
+  rope_layout<hp> L = reference_layout_uncached(c);
+  if (memo.size() < 256) memo.emplace(std::move(k), L);
+  return L;
 }
 
 /// eps_direct = (4 + ln theta) u: a speed computed directly (see the file comment).
@@ -429,15 +448,30 @@ std::vector<hp> rotation_tolerance(const kernel_speeds& ks, const double* pos, c
   std::vector<hp> abs_pos(axes);
   for (std::size_t a = 0; a < axes; ++a) abs_pos[a] = abs(convert<hp>(pos[a]));
   std::size_t n_last = 0;
-  hp eps;
+  // in place, in variables made once per row: the same operations in the same
+  // order, each rounded once as the expression's temporaries were, without
+  // an MPFR number allocated and freed per operation (about 10 per component)
+  hp eps, ang, term, r, r2;
   for (std::size_t c = 0; c < d; ++c) {
-    hp ang = 0;
+    ang = 0;
     // the measured angle carries cos/sin roundings (a few u): add 8u to each speed
-    for (std::size_t a = 0; a < axes; ++a) ang += abs_pos[a] * (convert<hp>(ks.w[a][c]) + u8);
-    const hp r = abs(convert<hp>(x[c])) + abs(convert<hp>(x[ks.partner[c]]));
+    for (std::size_t a = 0; a < axes; ++a) {  // ang += |m_a| (w'_a,c + 8u)
+      term = ks.w[a][c];
+      term += u8;
+      term *= abs_pos[a];
+      ang += term;
+    }
+    r = std::fabs(double(x[c]));  // |x_c| + |x_c'|, each exact in binary64
+    r2 = std::fabs(double(x[ks.partner[c]]));
+    r += r2;
     const std::size_t n = c < ks.roundings.size() ? ks.roundings[c] : 1;
     if (n != n_last || c == 0) eps = angle_position_error(n, u.angle), n_last = n;
-    t[c] = ks.scale * r * (eps * ang + e_rot) + floor;
+    ang *= eps;  // t = (a r) (eps ang + e_rot) + f
+    ang += e_rot;
+    r *= ks.scale;
+    r *= ang;
+    r += floor;
+    t[c] = r;
   }
   return t;
 }

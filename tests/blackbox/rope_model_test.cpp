@@ -113,6 +113,69 @@ TEST(RopeModel, RememberedSpeedErrorEqualsTheComputedOne) {
   ref::set_precision_bits(bits);
 }
 
+// reference_layout is remembered per thread, by the configuration's bytes and
+// the reference precision: the same pairs and speeds, bit for bit, as
+// computed afresh, for configurations of every version (FLUX.1's axes,
+// partial rotary, the scalings, frequency factors), and a change of the
+// precision is not answered from the layouts of the old one.
+TEST(RopeModel, RememberedReferenceLayoutEqualsTheComputedOne) {
+  const unsigned bits = ref::precision_bits();
+  std::vector<rope_cfg> configs = scaled_rope_configs();
+  for (const char* spec : {"adjacent:10000:16,56,56", "halves:500000:128"}) configs.push_back(parse_rope_config(spec));
+  for (unsigned b : {bits, 128u, bits}) {
+    ref::set_precision_bits(b);
+    for (const auto& rc : configs)
+      for (int twice = 0; twice < 2; ++twice) {
+        const auto L = reference_layout(rc.c), fresh = reference_layout_uncached(rc.c);
+        ASSERT_EQ(L.pairs.size(), fresh.pairs.size()) << rc.spec;
+        EXPECT_EQ(L.head_dim, fresh.head_dim);
+        EXPECT_EQ(L.n_axes, fresh.n_axes);
+        EXPECT_EQ(L.scale, fresh.scale) << rc.spec;
+        for (std::size_t i = 0; i < L.pairs.size(); ++i) {
+          EXPECT_EQ(L.pairs[i].a, fresh.pairs[i].a);
+          EXPECT_EQ(L.pairs[i].b, fresh.pairs[i].b);
+          EXPECT_EQ(L.pairs[i].axis, fresh.pairs[i].axis);
+          EXPECT_EQ(L.pairs[i].speed, fresh.pairs[i].speed) << rc.spec << " pair " << i << " bits " << b;
+          EXPECT_EQ(mpfr_get_prec(L.pairs[i].speed.backend().data()), mpfr_get_prec(fresh.pairs[i].speed.backend().data()))
+              << rc.spec << " bits " << b;
+        }
+      }
+  }
+  ref::set_precision_bits(bits);
+}
+
+// rotation_tolerance computes in place, in variables made once per row; its
+// value is the rule's expression evaluated with a temporary per operation,
+// bit for bit (the same roundings in the same order), here on rows of three
+// axes with a scale, under float32 and under a declared float16 storage.
+TEST(RopeModel, RotationToleranceIsItsRuleBitForBit) {
+  rng g(7);
+  for (const char* accuracy : {"", "float16"}) {
+    check_run cx;
+    if (*accuracy) cx.accuracy = parse_accuracy(accuracy);
+    const rope_units u = rope_law_units<float>(cx);
+    kernel_speeds ks;
+    const std::size_t d = 6, axes = 3;
+    ks.w.assign(axes, std::vector<double>(d));
+    for (auto& row : ks.w)
+      for (auto& w : row) w = g.real(0, 3);
+    ks.partner = {1, 0, 3, 2, 5, 4};
+    ks.roundings = {1, 1, 4, 4, 9, 9};
+    ks.scale = hp(1.25);
+    const float x[d] = {0.5f, -1.75f, 3e-5f, 2.0f, -0.0f, 7.5f};
+    const double pos[axes] = {3, 1048577, 17};
+    const auto t = rotation_tolerance<float>(ks, pos, x, u);
+    const hp e_rot = rotation_rounding(u) + hp(4 * u.op), floor = rotation_floor(u);
+    for (std::size_t c = 0; c < d; ++c) {
+      hp ang = 0;
+      for (std::size_t a = 0; a < axes; ++a) ang += abs(convert<hp>(pos[a])) * (convert<hp>(ks.w[a][c]) + 8 * u.op);
+      const hp r = abs(convert<hp>(x[c])) + abs(convert<hp>(x[ks.partner[c]]));
+      const hp want = ks.scale * r * (angle_position_error(ks.roundings[c], u.angle) * ang + e_rot) + floor;
+      EXPECT_EQ(t[c], want) << accuracy << " component " << c;
+    }
+  }
+}
+
 // angle_position_error is remembered too: the same value as computed afresh.
 TEST(RopeModel, RememberedAnglePositionErrorEqualsTheComputedOne) {
   for (const hp& u : {hp(std::ldexp(1.0, -24)), hp(std::ldexp(1.0, -8)), hp(std::ldexp(1.0, -53))})
