@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <map>
 #include <poll.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -558,13 +559,12 @@ namespace {
 /// The bytes of each configuration buffer of o that the fields of protocol
 /// `protocol` carry, as sorted, merged [begin, end) runs (none for another
 /// buffer); worked out once per operation and version, since travels is
-/// asked of every call a server is sent.
+/// asked of every call a server is sent (a map: what it returns stays valid).
 const std::vector<std::vector<std::pair<std::size_t, std::size_t>>>& carried(const operation& o,
                                                                              std::uint32_t protocol) {
   using runs = std::vector<std::vector<std::pair<std::size_t, std::size_t>>>;
-  static std::vector<std::pair<std::pair<const operation*, std::uint32_t>, runs>> memo;
-  for (const auto& m : memo)
-    if (m.first.first == &o && m.first.second == protocol) return m.second;
+  static std::map<std::pair<const operation*, std::uint32_t>, runs> memo;
+  if (const auto it = memo.find({&o, protocol}); it != memo.end()) return it->second;
   runs r(o.buffers.size());
   for (const field& f : o.fields)
     if (f.config >= 0 && f.protocol <= protocol) {
@@ -579,8 +579,7 @@ const std::vector<std::vector<std::pair<std::size_t, std::size_t>>>& carried(con
       else merged.push_back(x);
     v = std::move(merged);
   }
-  memo.emplace_back(std::make_pair(&o, protocol), std::move(r));
-  return memo.back().second;
+  return memo.emplace(std::make_pair(&o, protocol), std::move(r)).first->second;
 }
 
 /// Whether bytes [from, to) of p are all 0.
